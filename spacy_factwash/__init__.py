@@ -1,0 +1,15 @@
+"""spacy-factwash: catch rewrites that keep a claim but wash away what made it checkable.
+
+The public face: ``load()`` builds the embedded default pipeline; the cue
+components register themselves as spaCy factories (``factwash_cues`` and one
+per class) when this package, or its ``spacy_factories`` entry point, is
+imported.
+"""
+
+from .cues import attribution, conditional, factory, hedge, negation, temporal  # noqa: F401  (registers factories)
+from .cues.extensions import CUES_KEY, SOURCES_KEY, register_extensions
+from .lexicon import LABELS, LexiconError, load_lexicons
+from .pipeline import load
+
+__version__ = "0.1.0"
+__all__ = ["load", "register_extensions", "load_lexicons", "LexiconError", "LABELS", "CUES_KEY", "SOURCES_KEY"]

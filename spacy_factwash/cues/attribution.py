@@ -1,0 +1,98 @@
+"""Attribution: the claim is someone else's ("Alice said", "according to the audit", "reportedly").
+
+Reporting verbs are listed in every inflection (say, says, said, saying), so
+no lemmatizer is needed. Where the lexicon entry says on which side its
+speaker usually stands (``"source": "before"`` for "Alice said",
+``"after"`` for "according to Alice"), the detector records the speaker as a
+source span. The heuristic reads word shapes and function words only, since
+the default pipeline has no tagger or parser; hearsay markers with no speaker
+("reportedly", "rumor has it") get no source.
+"""
+
+from typing import List, Optional
+
+from spacy.tokens import Doc, Span, Token
+
+from ..lexicon import Entry
+from .base import CueDetector
+from .matcher import register_factory
+
+MAX_SOURCE_TOKENS = 6
+# Function words that end a speaker phrase: a clause starts, or the phrase is over.
+CLAUSE_WORDS = frozenset(
+    "that which who whom whose and but or because when while if as to is was were are be been "
+    "will would could might may should can do does did not n't".split()
+)
+# Words that may stand between a speaker and the reporting verb ("Alice has also said").
+BETWEEN_SPEAKER_AND_VERB = frozenset(
+    "has have had 've 's is was also later earlier previously once publicly privately repeatedly "
+    "reportedly allegedly never recently".split()
+)
+DETERMINERS = frozenset("the a an this that these those his her their our my your its one some several".split())
+NOT_A_SPEAKER = frozenset({"it", "there", "this", "that"})
+
+
+def _ends_phrase(token: Token) -> bool:
+    """Whether a token cannot belong to a speaker phrase."""
+    if token.is_punct:
+        return token.text not in {"'s", "’s", "-", "&"}
+    return token.lower_ in CLAUSE_WORDS
+
+
+def _speaker_before(doc: Doc, cue: Span) -> Optional[Span]:
+    """The phrase before a reporting verb: "the CEO said", "Alice's manager told me"."""
+    i = cue.start - 1
+    while i >= 0 and doc[i].lower_ in BETWEEN_SPEAKER_AND_VERB:
+        i -= 1
+    end = i + 1
+    start = end
+    while i >= 0 and end - i <= MAX_SOURCE_TOKENS and not _ends_phrase(doc[i]) and not doc[i].is_space:
+        start = i
+        if doc[i].lower_ in DETERMINERS:
+            break
+        i -= 1
+    return _speaker_span(doc, start, end)
+
+
+def _speaker_after(doc: Doc, cue: Span, require_name: bool) -> Optional[Span]:
+    """The phrase after a cue: "according to the audit", ", said Alice"."""
+    tokens: List[Token] = []
+    for token in doc[cue.end : cue.end + MAX_SOURCE_TOKENS]:
+        if _ends_phrase(token) or token.is_space:
+            break
+        if tokens and token.lower_ in DETERMINERS:
+            break
+        if tokens and token.is_lower and tokens[-1].is_title and tokens[-1].lower_ not in DETERMINERS:
+            break
+        tokens.append(token)
+    if not tokens or (require_name and not (tokens[0].is_title or tokens[0].is_upper)):
+        return None
+    return _speaker_span(doc, tokens[0].i, tokens[-1].i + 1)
+
+
+def _speaker_span(doc: Doc, start: int, end: int) -> Optional[Span]:
+    """The phrase as a span, unless it is empty or a dummy subject ("it is said")."""
+    if start >= end:
+        return None
+    span = doc[start:end]
+    if span.text.lower() in NOT_A_SPEAKER:
+        return None
+    return span
+
+
+class AttributionDetector(CueDetector):
+    """Resolve attribution cues and find the speaker each one names."""
+
+    label = "ATTRIBUTION"
+    name = "attribution"
+
+    def source_of(self, doc: Doc, cue: Span, entry: Entry) -> Optional[Span]:
+        """The speaker on the entry's side; a verb with nobody before it looks after (", said Alice")."""
+        if entry.source_side == "after":
+            return _speaker_after(doc, cue, require_name=False)
+        if entry.source_side == "before":
+            return _speaker_before(doc, cue) or _speaker_after(doc, cue, require_name=True)
+        return None
+
+
+make_attribution = register_factory("factwash_attribution", lambda: [AttributionDetector()])

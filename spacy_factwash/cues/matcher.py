@@ -1,0 +1,217 @@
+"""The cue component: one matcher pass over the frozen lexicons, resolved by the class detectors.
+
+``factwash_cues`` (``factory.py``) runs all five detectors; ``factwash_hedge``
+and its siblings (registered beside each detector) run one. Either way the component:
+
+1. loads a verified lexicon set once, when it is built (or loaded from disk),
+   and compiles one PhraseMatcher (on LOWER) and one Matcher over it;
+2. per document, runs both matchers once and hands each class's raw matches
+   to its detector;
+3. writes the resolved cues to ``doc.spans[spans_key]`` (replacing only its
+   own classes, so single-class components compose), attribution sources to
+   ``doc.spans["factwash_sources"]``, and the lexicon version to
+   ``doc.user_data["factwash_lexicon_version"]``.
+
+Serialization writes the exact lexicon files and manifest into the pipeline,
+so a saved pipeline keeps the lexicon version it was built with.
+"""
+
+from functools import partial
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import srsly
+from spacy import util
+from spacy.language import Language
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.pipeline import Pipe
+from spacy.pipeline.span_ruler import overlapping_labeled_spans_score
+from spacy.tokens import Doc, Span
+from spacy.util import SimpleFrozenList, registry
+
+from ..lexicon import CLASS_FILES, MANIFEST, Entry, LexiconSet, lexicons_from_bytes, load_lexicons
+from .base import CueDetector
+from .extensions import (
+    CUES_KEY,
+    DEFAULT_PREFIX,
+    LEXICON_VERSION_KEY,
+    SOURCES_KEY,
+    register_extensions,
+    source_link,
+)
+
+SOURCE_LABEL = "SOURCE"
+LEXICON_SUBDIR = "lexicons"
+DEFAULT_CONFIG = {
+    "spans_key": CUES_KEY,
+    "lexicon_dir": None,
+    "verify_lexicons": True,
+    "extension_prefix": DEFAULT_PREFIX,
+    "scorer": {"@scorers": "spacy_factwash.cue_scorer.v1"},
+}
+
+
+def score_cues(examples, *, spans_key: str = CUES_KEY, **kwargs) -> Dict[str, object]:
+    """Labelled span P/R/F of predicted against reference cue spans (overlap allowed)."""
+    return overlapping_labeled_spans_score(examples, spans_key=spans_key, **kwargs)
+
+
+@registry.scorers("spacy_factwash.cue_scorer.v1")
+def make_cue_scorer() -> Callable:
+    """The registered cue scorer; the component binds its own spans key."""
+    return score_cues
+
+
+class CueComponent(Pipe):
+    """Match frozen lexicons and resolve the matches into labelled cue spans."""
+
+    def __init__(
+        self,
+        nlp: Language,
+        name: str,
+        detectors: Sequence[CueDetector],
+        *,
+        spans_key: str = CUES_KEY,
+        lexicon_dir: Optional[str] = None,
+        verify_lexicons: bool = True,
+        extension_prefix: str = DEFAULT_PREFIX,
+        scorer: Optional[Callable] = score_cues,
+    ) -> None:
+        if not detectors:
+            raise ValueError(f"{name}: a cue component needs at least one detector")
+        if not spans_key or spans_key == SOURCES_KEY:
+            raise ValueError(f"{name}: spans_key must be a non-empty key other than {SOURCES_KEY!r}")
+        self.name = name
+        self.vocab = nlp.vocab
+        self.tokenizer = nlp.tokenizer
+        self.detectors = {detector.label: detector for detector in detectors}
+        self.spans_key = spans_key
+        self.verify_lexicons = verify_lexicons
+        self.extension_prefix = extension_prefix
+        self.scorer = partial(scorer, spans_key=spans_key) if scorer is not None else None
+        self.extension_names = register_extensions(extension_prefix, spans_key, SOURCES_KEY)
+        self.set_lexicons(load_lexicons(lexicon_dir, verify=verify_lexicons))
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        """The cue classes this component writes."""
+        return tuple(self.detectors)
+
+    @property
+    def lexicon_version(self) -> str:
+        """The version of the lexicon set in use (suffixed ``+unfrozen`` when not verified)."""
+        return self.lexicons.version
+
+    def set_lexicons(self, lexicons: LexiconSet) -> None:
+        """Compile the matchers for a lexicon set; done once, never per document."""
+        self.lexicons = lexicons
+        self.entries: Dict[int, Entry] = {}
+        self.phrase_matcher = PhraseMatcher(self.vocab, attr="LOWER")
+        self.matcher = Matcher(self.vocab)
+        for label in self.labels:
+            for entry in lexicons.for_label(label):
+                key = self.vocab.strings.add(entry.id)
+                self.entries[key] = entry
+                if entry.is_token_pattern:
+                    self.matcher.add(entry.id, [list(entry.pattern)])
+                else:
+                    self.phrase_matcher.add(entry.id, list(self.tokenizer.pipe(entry.phrases)))
+
+    def explain(self, cue: Span) -> Entry:
+        """The lexicon entry behind a cue span: its pattern, role and provenance."""
+        return self.lexicons.get(cue.id_)
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Annotate one document with resolved cues of this component's classes."""
+        raw: Dict[str, Tuple[List[Span], List[Span]]] = {label: ([], []) for label in self.labels}
+        for match_id, start, end in self.phrase_matcher(doc) + self.matcher(doc):
+            entry = self.entries[match_id]
+            span = Span(doc, start, end, label=entry.label, span_id=entry.id)
+            raw[entry.label][0 if entry.role == "cue" else 1].append(span)
+        cues: List[Span] = []
+        sources: List[Span] = []
+        for label, detector in self.detectors.items():
+            for cue in detector.resolve(doc, *raw[label]):
+                cues.append(cue)
+                source = detector.source_of(doc, cue, self.lexicons.get(cue.id_))
+                if source is not None:
+                    sources.append(
+                        Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cue), span_id=cue.id_)
+                    )
+        self._write(doc, cues, sources)
+        return doc
+
+    def _write(self, doc: Doc, cues: List[Span], sources: List[Span]) -> None:
+        """Replace this component's classes in the span groups, keeping other classes' spans."""
+        mine = set(self.labels)
+        others = [s for s in doc.spans.get(self.spans_key, []) if s.label_ not in mine]
+        doc.spans[self.spans_key] = sorted(others + cues, key=lambda s: (s.start, s.end, s.label_))
+        kept_sources = [
+            s for s in doc.spans.get(SOURCES_KEY, []) if s.id_.split(":", 1)[0].upper() not in mine
+        ]
+        doc.spans[SOURCES_KEY] = kept_sources + sources
+        doc.user_data[LEXICON_VERSION_KEY] = self.lexicon_version
+
+    # -- serialization: the lexicon files travel with the pipeline ---------------------------
+
+    def _lexicon_payload(self) -> Dict[str, bytes]:
+        return {**self.lexicons.files, MANIFEST: self.lexicons.manifest}
+
+    def _load_payload(self, payload: Dict[str, bytes], origin: str) -> None:
+        files = {name: payload[name] for name in CLASS_FILES if name in payload}
+        if MANIFEST not in payload:
+            raise ValueError(f"{origin}: the saved component has no lexicon manifest")
+        self.set_lexicons(lexicons_from_bytes(files, payload[MANIFEST], origin=origin, verify=self.verify_lexicons))
+
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        """Serialize the component's lexicon files and manifest."""
+        return util.to_bytes({"lexicons": lambda: srsly.msgpack_dumps(self._lexicon_payload())}, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()) -> "CueComponent":
+        """Load lexicon files from bytes, verifying them against their manifest."""
+        loaders = {"lexicons": lambda b: self._load_payload(srsly.msgpack_loads(b), f"<bytes of {self.name}>")}
+        util.from_bytes(bytes_data, loaders, exclude)
+        return self
+
+    def to_disk(self, path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
+        """Write the lexicon files and manifest, byte for byte, into ``path/lexicons``."""
+        folder = Path(path) / LEXICON_SUBDIR
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in self._lexicon_payload().items():
+            (folder / name).write_bytes(data)
+
+    def from_disk(self, path, *, exclude: Iterable[str] = SimpleFrozenList()) -> "CueComponent":
+        """Load the lexicon set saved with the pipeline, verifying its manifest."""
+        self.set_lexicons(load_lexicons(Path(path) / LEXICON_SUBDIR, verify=self.verify_lexicons))
+        return self
+
+    def __setstate__(self, state: dict) -> None:
+        """Restore after unpickling (e.g. in an ``n_process`` worker) and re-register extensions."""
+        self.__dict__.update(state)
+        register_extensions(self.extension_prefix, self.spans_key, SOURCES_KEY)
+
+
+def register_factory(factory_name: str, detectors: Callable[[], Sequence[CueDetector]]) -> Callable:
+    """Register a cue factory whose components run the detectors that ``detectors()`` builds.
+
+    Every cue factory takes the same settings (``DEFAULT_CONFIG``), so they are
+    made here once; each class module registers its own single-class factory.
+    """
+
+    def make(
+        nlp: Language,
+        name: str,
+        spans_key: str,
+        lexicon_dir: Optional[str],
+        verify_lexicons: bool,
+        extension_prefix: str,
+        scorer: Optional[Callable],
+    ) -> CueComponent:
+        return CueComponent(
+            nlp, name, detectors(), spans_key=spans_key, lexicon_dir=lexicon_dir,
+            verify_lexicons=verify_lexicons, extension_prefix=extension_prefix, scorer=scorer,
+        )
+
+    make.__name__ = make.__qualname__ = f"make_{factory_name}"
+    make.__doc__ = f"Build a {factory_name} component from its config settings."
+    return Language.factory(factory_name, default_config=DEFAULT_CONFIG, assigns=["doc.spans"], func=make)

@@ -1,0 +1,269 @@
+"""Frozen lexicons: the versioned cue lists every detector matches against.
+
+A lexicon set is a folder holding one JSONL file per cue class
+(``hedge.jsonl``, ``attribution.jsonl`` ...) and a ``manifest.json`` that
+names the set's version and the sha256 of every file. Loading verifies the
+manifest, so a list edited without being re-frozen is refused with an error
+naming the file; a malformed entry is refused with its file and line.
+
+Each line of a class file is one entry::
+
+    {"id": "negation:never", "label": "NEGATION", "role": "cue",
+     "pattern": "never", "provenance": {"source": "seed"}}
+
+``pattern`` is a phrase (a string, matched on the lower-cased text), a list
+of phrases (inflections or spelling variants, all under the one entry), or a
+spaCy token pattern (a list of dicts). ``role`` is ``cue`` (the default) or
+``exclusion``: an exclusion is a pseudo-cue ("no doubt", "not only") whose
+match removes the cues of the same class it overlaps. An attribution entry
+may say where its speaker usually stands: ``"source": "before"`` ("Alice
+said") or ``"after"`` ("according to Alice").
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+
+from spacy.schemas import validate_token_pattern
+
+LABELS = ("HEDGE", "ATTRIBUTION", "NEGATION", "CONDITIONAL", "TEMPORAL")
+CLASS_FILES = {
+    "hedge.jsonl": "HEDGE",
+    "attribution.jsonl": "ATTRIBUTION",
+    "negation.jsonl": "NEGATION",
+    "conditional.jsonl": "CONDITIONAL",
+    "temporal.jsonl": "TEMPORAL",
+}
+MANIFEST = "manifest.json"
+ROLES = ("cue", "exclusion")
+SOURCE_SIDES = ("before", "after")
+UNFROZEN_SUFFIX = "+unfrozen"
+
+
+class LexiconError(ValueError):
+    """A lexicon file is missing, malformed, or does not match its manifest."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One lexicon entry: what it matches, for which class, and where it came from."""
+
+    id: str
+    label: str
+    pattern: Union[str, Tuple[str, ...], Tuple[Dict[str, Any], ...]]
+    role: str = "cue"
+    provenance: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = ""
+    source_side: Optional[str] = None
+
+    @property
+    def is_token_pattern(self) -> bool:
+        """Whether the pattern is a spaCy token pattern rather than phrases."""
+        return bool(self.pattern) and isinstance(self.pattern[0], dict)
+
+    @property
+    def phrases(self) -> Tuple[str, ...]:
+        """The phrases this entry matches (empty for a token pattern)."""
+        if isinstance(self.pattern, str):
+            return (self.pattern,)
+        return () if self.is_token_pattern else tuple(self.pattern)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The entry as it is written in its JSONL file."""
+        pattern = self.pattern if isinstance(self.pattern, str) else list(self.pattern)
+        data = {"id": self.id, "label": self.label, "role": self.role, "pattern": pattern}
+        if self.source_side is not None:
+            data["source"] = self.source_side
+        data["provenance"] = dict(self.provenance)
+        return data
+
+
+@dataclass(frozen=True)
+class LexiconSet:
+    """All class files of one lexicon version, as loaded and verified."""
+
+    version: str
+    entries: Tuple[Entry, ...]
+    files: Mapping[str, bytes]
+    manifest: bytes
+    verified: bool = True
+    by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_id", {entry.id: entry for entry in self.entries})
+
+    def for_label(self, label: str) -> List[Entry]:
+        """The entries (cues and exclusions) of one cue class."""
+        return [e for e in self.entries if e.label == label]
+
+    def get(self, entry_id: str) -> Entry:
+        """The entry with this id; KeyError when the set has none."""
+        return self.by_id[entry_id]
+
+
+def packaged_lexicon_dir() -> Path:
+    """The lexicon folder shipped with the package.
+
+    An installed wheel carries it as ``spacy_factwash/lexicons``; a source
+    checkout keeps it at the repository's top level, beside the package.
+    """
+    installed = Path(str(resources.files("spacy_factwash"))) / "lexicons"
+    if (installed / MANIFEST).is_file():
+        return installed
+    checkout = Path(__file__).resolve().parent.parent / "lexicons"
+    if (checkout / MANIFEST).is_file():
+        return checkout
+    raise LexiconError(
+        f"No lexicon folder found: looked for {installed / MANIFEST} and "
+        f"{checkout / MANIFEST}. The package was installed without its data."
+    )
+
+
+def sha256(data: bytes) -> str:
+    """The manifest's digest format for one file's bytes."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = True) -> LexiconSet:
+    """Read and verify a lexicon folder (the packaged one when ``path`` is None)."""
+    folder = Path(path) if path is not None else packaged_lexicon_dir()
+    manifest_path = folder / MANIFEST
+    if not manifest_path.is_file():
+        raise LexiconError(f"{manifest_path}: lexicon manifest not found")
+    files = {}
+    for name in CLASS_FILES:
+        file_path = folder / name
+        if not file_path.is_file():
+            raise LexiconError(f"{file_path}: lexicon file not found")
+        files[name] = file_path.read_bytes()
+    return lexicons_from_bytes(files, manifest_path.read_bytes(), origin=str(folder), verify=verify)
+
+
+def lexicons_from_bytes(
+    files: Mapping[str, bytes], manifest: bytes, *, origin: str, verify: bool = True
+) -> LexiconSet:
+    """Parse and verify a lexicon set given as file contents (from disk or a pipeline's bytes)."""
+    manifest_data = _parse_manifest(manifest, f"{origin}/{MANIFEST}")
+    version = manifest_data["version"]
+    if verify:
+        _verify_digests(files, manifest_data["files"], origin, version)
+    entries: List[Entry] = []
+    seen: Dict[str, str] = {}
+    for name, label in CLASS_FILES.items():
+        if name not in files:
+            raise LexiconError(f"{origin}/{name}: lexicon file not found")
+        for entry in parse_entries(files[name], f"{origin}/{name}", label):
+            if entry.id in seen:
+                raise LexiconError(f"{entry.origin}: duplicate entry id {entry.id!r} (first at {seen[entry.id]})")
+            seen[entry.id] = entry.origin
+            entries.append(entry)
+    if not verify:
+        version += UNFROZEN_SUFFIX
+    return LexiconSet(version, tuple(entries), dict(files), manifest, verified=verify)
+
+
+def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
+    """The manifest as a dict, checked for its version and file digests."""
+    try:
+        manifest = json.loads(data.decode("utf8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise LexiconError(f"{where}: not valid JSON ({err})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("version"), str):
+        raise LexiconError(f"{where}: manifest needs a string 'version'")
+    if not isinstance(manifest.get("files"), dict):
+        raise LexiconError(f"{where}: manifest needs a 'files' object of sha256 digests")
+    return manifest
+
+
+def _verify_digests(files: Mapping[str, bytes], digests: Mapping[str, str], origin: str, version: str) -> None:
+    """Refuse any class file whose bytes differ from the frozen manifest."""
+    for name in CLASS_FILES:
+        expected = digests.get(name)
+        if expected is None:
+            raise LexiconError(f"{origin}/{name}: not listed in the manifest (version {version})")
+        if name in files and sha256(files[name]) != expected:
+            raise LexiconError(
+                f"{origin}/{name}: contents do not match the frozen manifest (version {version}). "
+                "Re-freeze with `python -m spacy_factwash freeze-lexicons`, or load with "
+                "verify_lexicons=False while developing a lexicon."
+            )
+
+
+def parse_entries(data: bytes, where: str, label: str) -> Iterable[Entry]:
+    """Parse one class file, naming file and line for every malformed entry."""
+    try:
+        text = data.decode("utf8")
+    except UnicodeDecodeError as err:
+        raise LexiconError(f"{where}: not UTF-8 ({err})") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        at = f"{where}:{number}"
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise LexiconError(f"{at}: invalid JSON ({err.msg})") from None
+        yield _entry_from_dict(raw, at, label)
+
+
+def _entry_from_dict(raw: Any, at: str, label: str) -> Entry:
+    """Validate one decoded line and build its Entry."""
+    if not isinstance(raw, dict):
+        raise LexiconError(f"{at}: an entry must be a JSON object")
+    missing = [key for key in ("id", "label", "pattern", "provenance") if key not in raw]
+    if missing:
+        raise LexiconError(f"{at}: missing {', '.join(missing)}")
+    entry_id, entry_label = raw["id"], raw["label"]
+    if not isinstance(entry_id, str) or not entry_id.startswith(label.lower() + ":"):
+        raise LexiconError(f"{at}: id must be a string starting with '{label.lower()}:', got {entry_id!r}")
+    if entry_label != label:
+        raise LexiconError(f"{at}: label {entry_label!r} does not belong in this file (expected {label!r})")
+    role = raw.get("role", "cue")
+    if role not in ROLES:
+        raise LexiconError(f"{at}: role must be one of {ROLES}, got {role!r}")
+    provenance = raw["provenance"]
+    if not isinstance(provenance, dict) or not isinstance(provenance.get("source"), str):
+        raise LexiconError(f"{at}: provenance must be an object with a 'source' string")
+    source_side = raw.get("source")
+    if source_side is not None and source_side not in SOURCE_SIDES:
+        raise LexiconError(f"{at}: source must be one of {SOURCE_SIDES}, got {source_side!r}")
+    return Entry(entry_id, label, _check_pattern(raw["pattern"], at), role, provenance, at, source_side)
+
+
+def _check_pattern(pattern: Any, at: str):
+    """A phrase, a list of phrases, or a valid spaCy token pattern."""
+    if isinstance(pattern, str):
+        if not pattern.strip():
+            raise LexiconError(f"{at}: empty phrase pattern")
+        return pattern
+    if not isinstance(pattern, list) or not pattern:
+        raise LexiconError(f"{at}: pattern must be a phrase, a list of phrases or a token pattern")
+    if all(isinstance(p, str) and p.strip() for p in pattern):
+        return tuple(pattern)
+    if all(isinstance(p, dict) for p in pattern):
+        errors = validate_token_pattern(pattern)
+        if errors:
+            raise LexiconError(f"{at}: invalid token pattern ({'; '.join(errors)})")
+        return tuple(pattern)
+    raise LexiconError(f"{at}: pattern mixes phrases and token dicts, or has an empty phrase")
+
+
+def freeze(path: Union[str, Path], version: str) -> Dict[str, Any]:
+    """Re-write a folder's manifest with this version and the files' current digests.
+
+    The files are parsed first, so a malformed list can never be frozen.
+    """
+    folder = Path(path)
+    files = {}
+    for name, label in CLASS_FILES.items():
+        file_path = folder / name
+        if not file_path.is_file():
+            raise LexiconError(f"{file_path}: lexicon file not found")
+        files[name] = file_path.read_bytes()
+        list(parse_entries(files[name], str(file_path), label))
+    manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf8")
+    return manifest

@@ -4,7 +4,8 @@
 and its siblings (registered beside each detector) run one. Either way the component:
 
 1. loads a verified lexicon set once, when it is built (or loaded from disk),
-   and compiles one PhraseMatcher (on LOWER) and one Matcher over it;
+   and compiles it into one matcher (``anchored.py``): phrases on LOWER,
+   token patterns run only around their anchors;
 2. per document, runs both matchers once and hands each class's raw matches
    to its detector;
 3. writes the resolved cues to ``doc.spans[spans_key]`` (replacing only its
@@ -23,13 +24,13 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 import srsly
 from spacy import util
 from spacy.language import Language
-from spacy.matcher import Matcher, PhraseMatcher
 from spacy.pipeline import Pipe
 from spacy.pipeline.span_ruler import overlapping_labeled_spans_score
 from spacy.tokens import Doc, Span
 from spacy.util import SimpleFrozenList, registry
 
 from ..lexicon import CLASS_FILES, MANIFEST, Entry, LexiconSet, lexicons_from_bytes, load_lexicons
+from .anchored import AnchoredMatcher
 from .base import CueDetector
 from .extensions import (
     CUES_KEY,
@@ -106,16 +107,15 @@ class CueComponent(Pipe):
         """Compile the matchers for a lexicon set; done once, never per document."""
         self.lexicons = lexicons
         self.entries: Dict[int, Entry] = {}
-        self.phrase_matcher = PhraseMatcher(self.vocab, attr="LOWER")
-        self.matcher = Matcher(self.vocab)
+        self.matcher = AnchoredMatcher(self.vocab)
         for label in self.labels:
             for entry in lexicons.for_label(label):
                 key = self.vocab.strings.add(entry.id)
                 self.entries[key] = entry
                 if entry.is_token_pattern:
-                    self.matcher.add(entry.id, [list(entry.pattern)])
+                    self.matcher.add_pattern(entry.id, list(entry.pattern))
                 else:
-                    self.phrase_matcher.add(entry.id, list(self.tokenizer.pipe(entry.phrases)))
+                    self.matcher.add_phrases(entry.id, list(self.tokenizer.pipe(entry.phrases)))
 
     def explain(self, cue: Span) -> Entry:
         """The lexicon entry behind a cue span: its pattern, role and provenance."""
@@ -123,15 +123,16 @@ class CueComponent(Pipe):
 
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one document with resolved cues of this component's classes."""
-        raw: Dict[str, Tuple[List[Span], List[Span]]] = {label: ([], []) for label in self.labels}
-        for match_id, start, end in self.phrase_matcher(doc) + self.matcher(doc):
+        raw: Dict[str, Tuple[List[Span], List[Span]]] = {}
+        for match_id, start, end in self.matcher(doc):
             entry = self.entries[match_id]
             span = Span(doc, start, end, label=entry.label, span_id=entry.id)
-            raw[entry.label][0 if entry.role == "cue" else 1].append(span)
+            raw.setdefault(entry.label, ([], []))[0 if entry.role == "cue" else 1].append(span)
         cues: List[Span] = []
         sources: List[Span] = []
-        for label, detector in self.detectors.items():
-            for cue in detector.resolve(doc, *raw[label]):
+        for label, (candidates, exclusions) in raw.items():
+            detector = self.detectors[label]
+            for cue in detector.resolve(doc, candidates, exclusions):
                 cues.append(cue)
                 source = detector.source_of(doc, cue, self.lexicons.get(cue.id_))
                 if source is not None:
@@ -142,14 +143,18 @@ class CueComponent(Pipe):
         return doc
 
     def _write(self, doc: Doc, cues: List[Span], sources: List[Span]) -> None:
-        """Replace this component's classes in the span groups, keeping other classes' spans."""
-        mine = set(self.labels)
-        others = [s for s in doc.spans.get(self.spans_key, []) if s.label_ not in mine]
-        doc.spans[self.spans_key] = sorted(others + cues, key=lambda s: (s.start, s.end, s.label_))
-        kept_sources = [
-            s for s in doc.spans.get(SOURCES_KEY, []) if s.id_.split(":", 1)[0].upper() not in mine
-        ]
-        doc.spans[SOURCES_KEY] = kept_sources + sources
+        """Replace this component's classes in the span groups, keeping other classes' spans.
+
+        The sources group is only created when there is a source to keep.
+        """
+        mine = self.labels
+        if self.spans_key in doc.spans:
+            cues += [s for s in doc.spans[self.spans_key] if s.label_ not in mine]
+        doc.spans[self.spans_key] = sorted(cues, key=lambda s: (s.start, s.end, s.label_))
+        if SOURCES_KEY in doc.spans:
+            sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
+        if sources:
+            doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
         doc.user_data[LEXICON_VERSION_KEY] = self.lexicon_version
 
     # -- serialization: the lexicon files travel with the pipeline ---------------------------

@@ -1,0 +1,5 @@
+"""``python -m spacy_factwash``: the command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,148 @@
+"""Token patterns run only where they can match: anchored on their rarest literal token.
+
+spaCy's Matcher walks every pattern over every token, and set predicates
+(``IN``, ``REGEX``) call back into Python, so a few dozen patterns cost the
+cue layer several times the tokenizer. Most lexicon patterns, though, name
+at least one token literally ("per", a month, an ``IN`` list of verb forms,
+a ``SHAPE`` such as ``dddd``). This module picks, per pattern, the required
+token whose literal values are rarest in running text as its anchor (see
+``anchor_cost``), finds anchors with PhraseMatchers (on ORTH, LOWER and
+SHAPE: hash look-ups), and runs a pattern's own Matcher only on a window
+around each anchor hit. Patterns with no
+literal token run over every document, as before.
+
+The result is the same set of matches the plain Matcher would return.
+Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
+costs one hash pass per attribute, whatever the size of the lexicon.
+"""
+
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+Match = Tuple[int, int, int]
+ANCHOR_ATTRS = {"LOWER": "LOWER", "ORTH": "ORTH", "TEXT": "ORTH", "SHAPE": "SHAPE"}
+SHAPE_COST = 50  # a shape ("dddd") stands for many words
+FUNCTION_WORD_COST = 1000  # "in", "the", "were", "-": in nearly every sentence
+CAPITALISED_FUNCTION_WORD_COST = 100  # "Were", "Should": mostly at a sentence start
+UNBOUNDED = ("*", "+")
+
+
+def _literal_values(constraint: Any) -> Optional[Tuple[str, ...]]:
+    """The literal strings a token constraint accepts, if it is a plain value or a bare IN list."""
+    if isinstance(constraint, str):
+        return (constraint,)
+    if isinstance(constraint, dict) and set(constraint) == {"IN"} and all(isinstance(v, str) for v in constraint["IN"]):
+        return tuple(constraint["IN"])
+    return None
+
+
+def anchor_cost(attr: str, values: Sequence[str]) -> int:
+    """How often an anchor is expected to fire: function words and shapes cost most."""
+    if attr == "SHAPE":
+        return SHAPE_COST * len(values)
+    cost = 0
+    for value in values:
+        if value.lower() not in STOP_WORDS and any(char.isalnum() for char in value):
+            cost += 1
+        elif attr == "ORTH" and value[:1].isupper():
+            cost += CAPITALISED_FUNCTION_WORD_COST
+        else:
+            cost += FUNCTION_WORD_COST
+    return cost
+
+
+def choose_anchor(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    """The (attribute, values) of the cheapest literal token the pattern requires, or None."""
+    best: Optional[Tuple[int, str, Tuple[str, ...]]] = None
+    for token in pattern:
+        if token.get("OP") not in (None, "+", "1"):
+            continue
+        for attr, anchor_attr in ANCHOR_ATTRS.items():
+            values = _literal_values(token.get(attr))
+            if values is None:
+                continue
+            if anchor_attr == "LOWER":
+                values = tuple(sorted({v.lower() for v in values}))
+            cost = anchor_cost(anchor_attr, values)
+            if best is None or cost < best[0]:
+                best = (cost, anchor_attr, values)
+    return best[1:] if best is not None else None
+
+
+def _shape_word(shape: str) -> str:
+    """A word whose spaCy shape is ``shape`` (``dddd`` -> ``1111``, ``Xxxx`` -> ``Aaaa``)."""
+    return shape.replace("d", "1").replace("X", "A").replace("x", "a")
+
+
+class AnchoredMatcher:
+    """Phrase entries and token patterns in one matcher; each token pattern runs only near its anchor."""
+
+    def __init__(self, vocab: Vocab) -> None:
+        self.vocab = vocab
+        self.anchors = {attr: PhraseMatcher(vocab, attr=attr) for attr in ("ORTH", "LOWER", "SHAPE")}
+        self.unanchored = Matcher(vocab)
+        self.phrase_keys: Set[int] = set()
+        self.matchers: Dict[int, Matcher] = {}
+        self.reach: Dict[int, Optional[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.phrase_keys) + len(self.matchers) + len(self.unanchored)
+
+    def add_phrases(self, key: str, phrases: List[Doc]) -> None:
+        """Add phrase patterns (tokenized Docs, matched on LOWER) under ``key``."""
+        self.phrase_keys.add(self.vocab.strings.add(key))
+        self.anchors["LOWER"].add(key, phrases)
+
+    def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
+        """Add one token pattern under ``key``."""
+        anchor = choose_anchor(pattern)
+        if anchor is None:
+            self.unanchored.add(key, [pattern])
+            return
+        attr, values = anchor
+        anchor_key = f"{key}#anchor"
+        key_hash = self.vocab.strings.add(anchor_key)
+        words = [_shape_word(v) for v in values] if attr == "SHAPE" else values
+        self.anchors[attr].add(anchor_key, [Doc(self.vocab, words=[word]) for word in words])
+        matcher = Matcher(self.vocab)
+        matcher.add(key, [pattern])
+        self.matchers[key_hash] = matcher
+        unbounded = any(token.get("OP") in UNBOUNDED for token in pattern)
+        self.reach[key_hash] = None if unbounded else len(pattern)
+
+    def _windows(self, doc: Doc, key: int, positions: Iterable[int]) -> List[Tuple[int, int]]:
+        """Merged token windows around anchor hits in which the pattern could match."""
+        reach = self.reach[key]
+        if reach is None:
+            return [(0, len(doc))]
+        windows: List[Tuple[int, int]] = []
+        for position in sorted(positions):
+            start, end = max(0, position - reach + 1), min(len(doc), position + reach)
+            if windows and start <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+            else:
+                windows.append((start, end))
+        return windows
+
+    def __call__(self, doc: Doc) -> List[Match]:
+        """All matches of all entries, as (key, start, end) token offsets into ``doc``."""
+        matches: Set[Match] = set(self.unanchored(doc)) if len(self.unanchored) else set()
+        hits: Dict[int, Set[int]] = {}
+        for phrase_matcher in self.anchors.values():
+            if not len(phrase_matcher):
+                continue
+            for key, start, end in phrase_matcher(doc):
+                if key in self.phrase_keys:
+                    matches.add((key, start, end))
+                else:
+                    hits.setdefault(key, set()).add(start)
+        for key, positions in hits.items():
+            matcher = self.matchers[key]
+            for start, end in self._windows(doc, key, positions):
+                window = doc[start:end]
+                matches.update((k, start + s, start + e) for k, s, e in matcher(window))
+        return sorted(matches, key=lambda m: (m[1], m[2], m[0]))

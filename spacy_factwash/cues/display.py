@@ -1,0 +1,37 @@
+"""Showing a person which cues fired, where, and from which lexicon entry."""
+
+from typing import List
+
+from spacy.tokens import Doc
+
+from .extensions import CUES_KEY
+
+
+def mark_cues(doc: Doc, spans_key: str = CUES_KEY) -> str:
+    """The text with every cue bracketed and labelled: ``Alice [might]HEDGE come``.
+
+    Overlapping cues of different classes are marked by the outermost one
+    only; ``cue_rows`` lists them all.
+    """
+    pieces: List[str] = []
+    position = 0
+    for span in sorted(doc.spans.get(spans_key, []), key=lambda s: (s.start_char, -s.end_char)):
+        if span.start_char < position:
+            continue
+        pieces.append(doc.text[position : span.start_char])
+        pieces.append(f"[{span.text}]{span.label_}")
+        position = span.end_char
+    pieces.append(doc.text[position:])
+    return "".join(pieces)
+
+
+def cue_rows(cues: List[dict]) -> List[str]:
+    """One aligned line per cue (as made by ``stream.cue_dicts``): label, text, offsets, entry, source."""
+    rows = []
+    for cue in cues:
+        source = cue["source"]
+        said_by = f"  source: {source['text']!r} ({source['start_char']}-{source['end_char']})" if source else ""
+        rows.append(
+            f"  {cue['label']:<12} {cue['text']!r:<22} {cue['start_char']:>5}-{cue['end_char']:<5} {cue['entry']}{said_by}"
+        )
+    return rows

@@ -1,0 +1,106 @@
+"""Streaming a corpus through a pipeline: read lines, keep order, never load the whole file.
+
+Input is either plain text (one text a line) or JSONL (one object a line
+with a string ``"text"`` and an optional ``"id"``). A line that cannot be
+used (not UTF-8, malformed JSON, no string text, longer than the pipeline
+accepts) is carried through the stream as a bad line with its reason, so
+the caller decides whether to stop there or skip and count it, and every
+good line before it is still written.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from .cues.extensions import CUES_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
+
+
+class BadInput(ValueError):
+    """An input line that cannot be annotated, named by file and line."""
+
+
+@dataclass(frozen=True)
+class InputLine:
+    """One line of input: its number, its text, its id, or why it is unusable."""
+
+    number: int
+    text: str = ""
+    id: Any = None
+    error: Optional[str] = None
+
+
+def read_inputs(path: Path, max_length: Optional[int] = None) -> Iterator[InputLine]:
+    """Yield the lines of a .txt or .jsonl file one at a time."""
+    is_jsonl = path.suffix.lower() in {".jsonl", ".ndjson"}
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf8").rstrip("\r\n")
+            except UnicodeDecodeError as err:
+                yield InputLine(number, error=f"not UTF-8 ({err.reason} at byte {err.start})")
+                continue
+            item = _parse_jsonl(number, line) if is_jsonl else InputLine(number, line)
+            if item.error is None and max_length is not None and len(item.text) > max_length:
+                item = InputLine(
+                    number, id=item.id,
+                    error=f"text of {len(item.text):,} characters exceeds the pipeline's max_length of {max_length:,}",
+                )
+            yield item
+
+
+def _parse_jsonl(number: int, line: str) -> InputLine:
+    """One JSONL line as an InputLine, or a bad line saying what is wrong."""
+    if not line.strip():
+        return InputLine(number, error="blank line, expected a JSON object")
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as err:
+        return InputLine(number, error=f"malformed JSON ({err.msg} at column {err.colno})")
+    if not isinstance(record, dict):
+        return InputLine(number, error=f"expected a JSON object, got {type(record).__name__}")
+    text = record.get("text")
+    if not isinstance(text, str):
+        got = "no 'text' field" if "text" not in record else f"'text' is {type(text).__name__}, not a string"
+        return InputLine(number, id=record.get("id"), error=got)
+    return InputLine(number, text, record.get("id"))
+
+
+def annotate_lines(
+    nlp: Language, items: Iterable[InputLine], *, batch_size: int = 256, n_process: int = 1
+) -> Iterator[Tuple[InputLine, Doc]]:
+    """Pipe the lines through ``nlp`` in order; a bad line passes through as an empty Doc."""
+    pairs = ((item.text if item.error is None else "", item) for item in items)
+    yield from ((item, doc) for doc, item in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size, n_process=n_process))
+
+
+def span_dict(span: Span) -> Dict[str, Any]:
+    """A span's text and character offsets."""
+    return {"text": span.text, "start_char": span.start_char, "end_char": span.end_char}
+
+
+def cue_dicts(doc: Doc, spans_key: str = CUES_KEY) -> list:
+    """The resolved cues of a Doc as JSON-safe dicts: label, text, offsets, entry and source."""
+    sources = {s.kb_id_: s for s in doc.spans.get(SOURCES_KEY, [])}
+    cues = []
+    for span in doc.spans.get(spans_key, []):
+        source = sources.get(source_link(span))
+        cues.append(
+            {"label": span.label_, **span_dict(span), "entry": span.id_,
+             "source": span_dict(source) if source is not None else None}
+        )
+    return cues
+
+
+def output_record(item: InputLine, doc: Doc) -> Dict[str, Any]:
+    """The JSONL record written for one good input line."""
+    return {
+        "line": item.number,
+        "id": item.id,
+        "status": "ok" if doc.text.strip() else "empty",
+        "lexicon_version": doc.user_data.get(LEXICON_VERSION_KEY),
+        "cues": cue_dicts(doc),
+    }

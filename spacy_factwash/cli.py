@@ -9,6 +9,8 @@ from typing import Optional
 import typer
 from tqdm import tqdm
 
+from .pipeline import DEFAULT_MAX_LENGTH
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -56,6 +58,9 @@ def annotate(
     n_process: int = typer.Option(1, "--n-process", min=1, help="Worker processes for nlp.pipe."),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
     skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines", help="Skip and count unusable lines instead of stopping."),
+    max_length: int = typer.Option(
+        DEFAULT_MAX_LENGTH, "--max-length", min=1, help="Longest text, in characters, to annotate; longer lines are bad lines."
+    ),
 ) -> None:
     """Stream a corpus through the default pipeline and write its cues as JSONL."""
     from .pipeline import load
@@ -65,7 +70,7 @@ def annotate(
         _fail(f"{input_path}: no such file")
     if not os.access(input_path, os.R_OK):
         _fail(f"{input_path}: not readable")
-    nlp = load()
+    nlp = load(max_length=max_length)
     written = bad = empty = 0
     try:
         with output_path.open("w", encoding="utf8") as out:

@@ -190,10 +190,18 @@ class CueComponent(Pipe):
         self.set_lexicons(load_lexicons(Path(path) / LEXICON_SUBDIR, verify=self.verify_lexicons))
         return self
 
-    def __setstate__(self, state: dict) -> None:
-        """Restore after unpickling (e.g. in an ``n_process`` worker) and re-register extensions."""
-        self.__dict__.update(state)
-        register_extensions(self.extension_prefix, self.spans_key, SOURCES_KEY)
+    def __reduce__(self):
+        """Pickle by attributes, so that unpickling (an ``n_process`` worker) re-registers the extensions."""
+        return (_unpickle_component, (type(self), self.name, dict(self.__dict__)))
+
+
+def _unpickle_component(cls, name: str, state: dict) -> CueComponent:
+    """Rebuild a pickled cue component and register its extensions in this process."""
+    component = cls.__new__(cls)
+    component.name = name
+    component.__dict__.update(state)
+    register_extensions(component.extension_prefix, component.spans_key, SOURCES_KEY)
+    return component
 
 
 def register_factory(factory_name: str, detectors: Callable[[], Sequence[CueDetector]]) -> Callable:

@@ -1,0 +1,55 @@
+"""Shared fixtures: pipelines built once per session, and the corpora folder.
+
+The corpora are found through $FACTWASH_CORPORA. Outside CI a test that
+needs them is skipped with the reason; in CI (CI=true) a missing corpus is a
+failure, so a green CI run always means the corpus tests ran.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+import spacy
+
+import spacy_factwash
+
+CORPORA_ENV = "FACTWASH_CORPORA"
+
+
+@pytest.fixture(scope="session")
+def nlp():
+    """A blank English pipeline with nothing but factwash_cues."""
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("factwash_cues")
+    return pipeline
+
+
+@pytest.fixture(scope="session")
+def default_nlp():
+    """The embedded default pipeline."""
+    return spacy_factwash.load()
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(scope="session")
+def corpora() -> Path:
+    """The corpora folder; skips outside CI and fails in CI when it is missing."""
+    root = os.environ.get(CORPORA_ENV)
+    problem = None
+    if not root:
+        problem = f"${CORPORA_ENV} is not set (point it at the shared corpora folder)"
+    elif not Path(root, "SOURCES.md").is_file():
+        problem = f"${CORPORA_ENV}={root} holds no SOURCES.md: not the corpora folder"
+    if problem:
+        if in_ci():
+            pytest.fail(f"corpus missing in CI: {problem}")
+        pytest.skip(problem)
+    return Path(root)
+
+
+def cues_of(doc, label=None):
+    """(label, text, entry id) of every resolved cue, optionally of one class."""
+    return [(s.label_, s.text, s.id_) for s in doc.spans["factwash_cues"] if label is None or s.label_ == label]

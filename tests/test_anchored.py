@@ -1,0 +1,53 @@
+"""The anchored matcher returns exactly what spaCy's Matcher returns for the same patterns."""
+
+import pytest
+import spacy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spacy.matcher import Matcher
+from spacy.tokens import Doc
+
+from spacy_factwash.cues.anchored import AnchoredMatcher, choose_anchor
+from spacy_factwash.lexicon import load_lexicons
+
+PATTERNS = [e for e in load_lexicons().entries if e.is_token_pattern]
+VOCAB_WORDS = sorted(
+    {w for e in PATTERNS for token in e.pattern for v in token.values() if isinstance(v, dict) and "IN" in v
+     for w in v["IN"] if isinstance(w, str)}
+    | {"2019", "1999", "3", "12", "the", "in", "May", "may", "per", "said", "-", "05", "10:30", "pm", "x", "Alice", "."}
+)
+NLP = spacy.blank("en")
+
+
+def _both(words):
+    plain, anchored = Matcher(NLP.vocab), AnchoredMatcher(NLP.vocab)
+    for entry in PATTERNS:
+        plain.add(entry.id, [list(entry.pattern)])
+        anchored.add_pattern(entry.id, list(entry.pattern))
+    doc = Doc(NLP.vocab, words=words, sent_starts=[True] + [False] * (len(words) - 1) if words else None)
+    return sorted(plain(doc)), sorted(anchored(doc), key=lambda m: (m[0], m[1], m[2]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(VOCAB_WORDS), min_size=1, max_size=14))
+def test_anchored_equals_plain_matcher_on_lexicon_patterns(words):
+    plain, anchored = _both(words)
+    assert sorted(plain) == sorted(anchored)
+
+
+def test_lexicon_patterns_with_matches_are_found_at_all():
+    plain, anchored = _both(["back", "in", "2019", "since", "2019", "per", "Alice", "3", "days", "ago"])
+    assert len(plain) >= 4 and sorted(plain) == sorted(anchored)
+
+
+@pytest.mark.parametrize(
+    "pattern,anchor",
+    [
+        ([{"LOWER": {"IN": ["in", "since"]}}, {"SHAPE": "dddd"}], ("SHAPE", ("dddd",))),
+        ([{"LOWER": "the"}, {"LOWER": {"IN": ["report", "reports"]}}], ("LOWER", ("report", "reports"))),
+        ([{"ORTH": "Should", "IS_SENT_START": True}, {"IS_ALPHA": True}], ("ORTH", ("Should",))),
+        ([{"LOWER": "rare", "OP": "?"}, {"IS_DIGIT": True}], None),
+    ],
+)
+def test_anchor_is_the_rarest_required_literal(pattern, anchor):
+    assert choose_anchor(pattern) == anchor

@@ -1,0 +1,155 @@
+"""The command line: annotate streams JSONL and reports bad input by file and line; cues shows a person the cues."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_factwash.cli import app
+
+RUNNER = CliRunner()
+
+
+def run(*args):
+    return RUNNER.invoke(app, [str(a) for a in args])
+
+
+def read_jsonl(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf8").splitlines()]
+
+
+def test_python_m_lists_the_commands():
+    result = subprocess.run([sys.executable, "-m", "spacy_factwash", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0
+    for command in ["annotate", "cues", "bench-speed", "freeze-lexicons"]:
+        assert command in result.stdout
+
+
+def test_cues_marks_the_text_and_lists_entries_and_sources():
+    result = run("cues", "Someone said Alice might not get admin access if the audit fails, as of Monday.")
+    assert result.exit_code == 0, result.output
+    assert "Someone [said]ATTRIBUTION Alice [might]HEDGE [not]NEGATION" in result.output
+    assert "attribution:say" in result.output and "source: 'Someone' (0-7)" in result.output
+    assert "lexicon version 0.1.0" in result.output
+
+
+def test_cues_json_carries_offsets_and_version():
+    result = run("cues", "--json", "Bob never came.")
+    data = json.loads(result.output)
+    assert data["cues"] == [{"label": "NEGATION", "text": "never", "start_char": 4, "end_char": 9,
+                             "entry": "negation:never", "source": None}]
+    assert data["lexicon_version"] == "0.1.0"
+
+
+def test_cues_on_empty_text_says_so():
+    result = run("cues", "   ")
+    assert result.exit_code == 0 and "empty text" in result.output
+
+
+def test_annotate_txt_writes_one_record_per_line_including_empty_ones(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("Alice might come.\n\n   \nBob said no.\n", encoding="utf8")
+    result = run("annotate", source, tmp_path / "out.jsonl")
+    assert result.exit_code == 0, result.output
+    records = read_jsonl(tmp_path / "out.jsonl")
+    assert [r["line"] for r in records] == [1, 2, 3, 4]
+    assert [r["status"] for r in records] == ["ok", "empty", "empty", "ok"]
+    assert records[0]["cues"][0] == {"label": "HEDGE", "text": "might", "start_char": 6, "end_char": 11,
+                                     "entry": "hedge:might", "source": None}
+    assert records[3]["cues"][0]["source"] == {"text": "Bob", "start_char": 0, "end_char": 3}
+    assert "2 empty texts" in result.output
+
+
+def _jsonl_with_bad_line(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        '{"id": "a", "text": "Alice might come."}\n'
+        '{"id": "b", "text": "Bob said no."\n'
+        '{"id": "c", "text": 42}\n'
+        '["not", "an", "object"]\n'
+        '{"id": "d", "text": "Carol never came."}\n',
+        encoding="utf8",
+    )
+    return source
+
+
+def test_annotate_stops_at_a_malformed_line_naming_it_and_keeps_what_came_before(tmp_path):
+    source = _jsonl_with_bad_line(tmp_path)
+    result = run("annotate", source, tmp_path / "out.jsonl")
+    assert result.exit_code == 1
+    assert f"{source}:2: malformed JSON" in result.output and "--skip-bad-lines" in result.output
+    assert [r["id"] for r in read_jsonl(tmp_path / "out.jsonl")] == ["a"]
+
+
+def test_annotate_can_skip_and_count_bad_lines(tmp_path):
+    source = _jsonl_with_bad_line(tmp_path)
+    result = run("annotate", source, tmp_path / "out.jsonl", "--skip-bad-lines")
+    assert result.exit_code == 0, result.output
+    assert [r["id"] for r in read_jsonl(tmp_path / "out.jsonl")] == ["a", "d"]
+    assert "3 bad lines skipped" in result.output
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (b'{"id": 1, "text": 42}\n', ":1: 'text' is int, not a string"),
+        (b'{"id": 1}\n', ":1: no 'text' field"),
+        (b'{"text": "ok"}\n\n', ":2: blank line"),
+        (b'{"text": "caf\xe9"}\n', ":1: not UTF-8"),
+    ],
+)
+def test_annotate_names_each_kind_of_bad_line(tmp_path, content, message):
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(content)
+    result = run("annotate", source, tmp_path / "out.jsonl")
+    assert result.exit_code == 1 and message in result.output
+
+
+def test_annotate_handles_a_one_megabyte_document(tmp_path):
+    text = "The assay ran. " * 70_000 + "It might fail."
+    assert len(text) > 1_000_000
+    source = tmp_path / "big.jsonl"
+    source.write_text(json.dumps({"id": "big", "text": text}) + "\n", encoding="utf8")
+    result = run("annotate", source, tmp_path / "out.jsonl")
+    assert result.exit_code == 0, result.output
+    [record] = read_jsonl(tmp_path / "out.jsonl")
+    assert [c["text"] for c in record["cues"]] == ["might"]
+    assert record["cues"][0]["start_char"] == text.index("might")
+
+
+def test_annotate_reports_a_text_over_max_length_as_a_bad_line(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("short one\n" + "x" * 60 + "\nshort two\n", encoding="utf8")
+    result = run("annotate", source, tmp_path / "out.jsonl", "--skip-bad-lines", "--max-length", 50)
+    assert result.exit_code == 0 and [r["line"] for r in read_jsonl(tmp_path / "out.jsonl")] == [1, 3]
+    result = run("annotate", source, tmp_path / "out.jsonl", "--max-length", 50)
+    assert result.exit_code == 1 and ":2: text of 60 characters exceeds the pipeline's max_length of 50" in result.output
+
+
+def test_annotate_refuses_a_missing_file(tmp_path):
+    result = run("annotate", tmp_path / "nope.txt", tmp_path / "out.jsonl")
+    assert result.exit_code == 1 and "nope.txt: no such file" in result.output
+
+
+def test_annotate_with_two_processes_writes_the_same_records(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("\n".join(["Alice might come.", "Bob said no.", "", "As of May 2020 it held."] * 10) + "\n")
+    run("annotate", source, tmp_path / "one.jsonl", "--batch-size", "4")
+    result = run("annotate", source, tmp_path / "two.jsonl", "--batch-size", "4", "--n-process", "2")
+    assert result.exit_code == 0, result.output
+    assert read_jsonl(tmp_path / "one.jsonl") == read_jsonl(tmp_path / "two.jsonl")
+
+
+def test_freeze_lexicons_reports_a_broken_file(tmp_path):
+    import shutil
+
+    from spacy_factwash.lexicon import packaged_lexicon_dir
+
+    folder = tmp_path / "lex"
+    shutil.copytree(packaged_lexicon_dir(), folder)
+    with (folder / "hedge.jsonl").open("a") as handle:
+        handle.write("{oops\n")
+    result = run("freeze-lexicons", folder, "--version", "0.2.0")
+    assert result.exit_code == 1 and "hedge.jsonl" in result.output and "invalid JSON" in result.output

@@ -1,0 +1,59 @@
+"""Doc and Span extensions: sentence-level flags, cue lists, sources, prefixes, no clobbering."""
+
+import pytest
+import spacy
+from spacy import displacy
+from spacy.tokens import Doc
+
+from spacy_factwash import register_extensions
+
+
+def test_sentence_level_flags_follow_the_cues(default_nlp):
+    doc = default_nlp("Alice has admin. Not sure though. Bob said it failed if the audit ran until May 2020.")
+    first, second, third = doc.sents
+    assert not first._.factwash_hedged and not first._.factwash_negated
+    assert second._.factwash_hedged and second._.factwash_negated
+    assert third._.factwash_attributed and third._.factwash_conditional and third._.factwash_temporal
+    assert doc._.factwash_hedged and doc._.factwash_attributed
+    assert [(c.label_, c.text) for c in second._.factwash_cues] == [("NEGATION", "Not"), ("HEDGE", "Not sure")]
+    assert [c.label_ for c in doc._.factwash_cues] == [s.label_ for s in doc.spans["factwash_cues"]]
+
+
+def test_flags_are_false_on_a_doc_never_annotated():
+    register_extensions()
+    doc = spacy.blank("en")("Alice might come.")
+    assert doc._.factwash_hedged is False and doc._.factwash_cues == []
+
+
+def test_a_custom_prefix_gets_its_own_extensions():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("factwash_cues", config={"extension_prefix": "fwtest", "spans_key": "fwtest_cues"})
+    doc = nlp("Alice might come.")
+    assert Doc.has_extension("fwtest_hedged") and doc._.fwtest_hedged
+    assert [s.text for s in doc.spans["fwtest_cues"]] == ["might"]
+
+
+def test_another_packages_extension_is_never_clobbered():
+    Doc.set_extension("othertool_hedged", default="theirs")
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match=r"'othertool_hedged' is already registered \(by another package\)"):
+        nlp.add_pipe("factwash_cues", config={"extension_prefix": "othertool"})
+    assert Doc.get_extension("othertool_hedged")[0] == "theirs"
+
+
+def test_same_prefix_for_another_spans_key_is_refused():
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match=r"choose another extension_prefix"):
+        nlp.add_pipe("factwash_cues", config={"spans_key": "elsewhere"})
+
+
+def test_only_strings_are_stored_in_user_data(default_nlp):
+    doc = default_nlp("Someone said Alice might not get admin access if the audit fails, as of Monday.")
+    assert all(isinstance(k, str) and isinstance(v, str) for k, v in doc.user_data.items())
+
+
+def test_displacy_renders_the_cue_group(default_nlp):
+    doc = default_nlp("Someone said Alice might not get admin access.")
+    html = displacy.render(doc, style="span", options={"spans_key": "factwash_cues"})
+    for label in ["ATTRIBUTION", "HEDGE", "NEGATION"]:
+        assert label in html

@@ -1,0 +1,127 @@
+"""Frozen lexicons: the manifest is enforced, malformed files are named by file and line."""
+
+import json
+import shutil
+
+import pytest
+import spacy
+
+from spacy_factwash.lexicon import (
+    CLASS_FILES,
+    LexiconError,
+    freeze,
+    load_lexicons,
+    packaged_lexicon_dir,
+)
+
+
+@pytest.fixture
+def lexicon_copy(tmp_path):
+    """A private copy of the packaged lexicon folder to break."""
+    folder = tmp_path / "lexicons"
+    shutil.copytree(packaged_lexicon_dir(), folder)
+    return folder
+
+
+def _append(path, line):
+    with path.open("a", encoding="utf8") as handle:
+        handle.write(line + "\n")
+
+
+def test_packaged_lexicons_verify_and_cover_every_class():
+    lexicons = load_lexicons()
+    assert lexicons.verified and "+" not in lexicons.version
+    for label in CLASS_FILES.values():
+        assert any(e.role == "cue" for e in lexicons.for_label(label)), label
+
+
+def test_every_entry_records_its_provenance():
+    for entry in load_lexicons().entries:
+        assert entry.provenance["source"], entry.id
+
+
+def test_an_edited_file_without_a_new_manifest_is_refused_by_name(lexicon_copy):
+    _append(lexicon_copy / "hedge.jsonl", json.dumps(
+        {"id": "hedge:x", "label": "HEDGE", "pattern": "iffy", "provenance": {"source": "seed"}}))
+    with pytest.raises(LexiconError, match=r"hedge\.jsonl: contents do not match the frozen manifest"):
+        load_lexicons(lexicon_copy)
+
+
+def test_development_opt_out_loads_and_marks_the_version_unfrozen(lexicon_copy):
+    _append(lexicon_copy / "hedge.jsonl", json.dumps(
+        {"id": "hedge:iffy", "label": "HEDGE", "pattern": "iffy", "provenance": {"source": "seed"}}))
+    lexicons = load_lexicons(lexicon_copy, verify=False)
+    assert lexicons.version.endswith("+unfrozen") and lexicons.get("hedge:iffy")
+    nlp = spacy.blank("en")
+    nlp.add_pipe("factwash_cues", config={"lexicon_dir": str(lexicon_copy), "verify_lexicons": False})
+    doc = nlp("The plan looks iffy.")
+    assert [(s.label_, s.id_) for s in doc.spans["factwash_cues"]] == [("HEDGE", "hedge:iffy")]
+    assert doc.user_data["factwash_lexicon_version"].endswith("+unfrozen")
+
+
+def test_refreezing_accepts_the_edit_under_the_new_version(lexicon_copy):
+    _append(lexicon_copy / "hedge.jsonl", json.dumps(
+        {"id": "hedge:iffy", "label": "HEDGE", "pattern": "iffy", "provenance": {"source": "seed"}}))
+    freeze(lexicon_copy, "9.9.9")
+    assert load_lexicons(lexicon_copy).version == "9.9.9"
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("{not json", r"invalid JSON"),
+        ('["a list"]', r"must be a JSON object"),
+        ('{"id": "hedge:a", "label": "HEDGE", "pattern": "a"}', r"missing provenance"),
+        ('{"id": "negation:a", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed"}}', r"id must be"),
+        ('{"id": "hedge:a", "label": "NEGATION", "pattern": "a", "provenance": {"source": "seed"}}', r"does not belong"),
+        ('{"id": "hedge:a", "label": "HEDGE", "pattern": "", "provenance": {"source": "seed"}}', r"empty phrase"),
+        ('{"id": "hedge:a", "label": "HEDGE", "pattern": [{"LOWERR": "a"}], "provenance": {"source": "seed"}}',
+         r"invalid token pattern"),
+        ('{"id": "hedge:a", "label": "HEDGE", "pattern": ["a", {"LOWER": "b"}], "provenance": {"source": "seed"}}',
+         r"mixes phrases"),
+        ('{"id": "hedge:a", "label": "HEDGE", "role": "maybe", "pattern": "a", "provenance": {"source": "seed"}}',
+         r"role must be"),
+        ('{"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": "seed"}', r"provenance must be"),
+        ('{"id": "hedge:might", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed"}}',
+         r"duplicate entry id"),
+    ],
+)
+def test_a_malformed_line_is_named_by_file_and_line(lexicon_copy, line, message):
+    path = lexicon_copy / "hedge.jsonl"
+    number = len(path.read_text(encoding="utf8").splitlines()) + 1
+    _append(path, line)
+    with pytest.raises(LexiconError, match=message) as caught:
+        load_lexicons(lexicon_copy, verify=False)
+    assert f"hedge.jsonl:{number}" in str(caught.value)
+
+
+def test_freezing_a_malformed_file_is_refused(lexicon_copy):
+    _append(lexicon_copy / "temporal.jsonl", "{broken")
+    with pytest.raises(LexiconError, match=r"temporal\.jsonl:\d+: invalid JSON"):
+        freeze(lexicon_copy, "9.9.9")
+
+
+def test_missing_manifest_and_missing_file_are_named(lexicon_copy):
+    (lexicon_copy / "negation.jsonl").unlink()
+    with pytest.raises(LexiconError, match=r"negation\.jsonl: lexicon file not found"):
+        load_lexicons(lexicon_copy)
+    (lexicon_copy / "manifest.json").unlink()
+    with pytest.raises(LexiconError, match=r"manifest\.json: lexicon manifest not found"):
+        load_lexicons(lexicon_copy)
+
+
+def test_a_broken_manifest_is_named(lexicon_copy):
+    (lexicon_copy / "manifest.json").write_text("{}", encoding="utf8")
+    with pytest.raises(LexiconError, match=r"manifest\.json: manifest needs a string 'version'"):
+        load_lexicons(lexicon_copy)
+
+
+def test_lexicons_are_loaded_once_per_component_not_per_document(nlp, monkeypatch):
+    import spacy_factwash.cues.matcher as matcher_module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("lexicons loaded while annotating")
+
+    monkeypatch.setattr(matcher_module, "load_lexicons", refuse)
+    monkeypatch.setattr(matcher_module, "lexicons_from_bytes", refuse)
+    list(nlp.pipe(["Alice might come.", "Bob said no."] * 5))

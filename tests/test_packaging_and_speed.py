@@ -1,0 +1,52 @@
+"""What a clean install must give, and the speed benchmark's output on the real corpus."""
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import spacy_factwash
+from spacy_factwash.cli import app
+from spacy_factwash.evaluation.bioscope import read_sentences
+from spacy_factwash.lexicon import packaged_lexicon_dir
+
+from conftest import in_ci
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_lexicons_ship_inside_the_installed_package():
+    package = Path(spacy_factwash.__file__).resolve().parent
+    if package.parent == ROOT:  # a source checkout: the lexicons sit beside the package
+        assert not in_ci(), "CI must test the installed wheel, not the checkout"
+        assert packaged_lexicon_dir() == ROOT / "lexicons"
+    else:
+        assert packaged_lexicon_dir() == package / "lexicons"
+        assert sorted(p.name for p in (package / "lexicons").glob("*.jsonl")) == sorted(
+            p.name for p in (ROOT / "lexicons").glob("*.jsonl")
+        )
+
+
+def test_load_is_the_documented_default_pipeline():
+    nlp = spacy_factwash.load()
+    assert nlp.pipe_names == ["sentencizer", "lemmatizer", "factwash_cues"]
+    assert [t.lemma_ for t in nlp("she was promoted")] == ["she", "be", "promote"]
+
+
+def test_bioscope_reader_counts_the_documented_sentences(corpora):
+    assert len(read_sentences(corpora / "bioscope" / "raw" / "abstracts.xml")) == 11_871
+
+
+def test_bench_speed_prints_rates_and_ratios_on_bioscope(corpora):
+    result = CliRunner().invoke(app, ["bench-speed", "--limit", "500", "--repeat", "1",
+                                      "--corpus", str(corpora / "bioscope" / "raw" / "abstracts.xml")])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "sentences/s" in line]
+    assert len(lines) == 3 and lines[0].rstrip().endswith("ratio 1.00")
+    ratios = [float(line.rsplit("ratio", 1)[1]) for line in lines]
+    assert all(r > 0 for r in ratios)
+
+
+def test_bench_speed_without_a_corpus_says_how_to_give_one(monkeypatch):
+    monkeypatch.delenv("FACTWASH_CORPORA", raising=False)
+    result = CliRunner().invoke(app, ["bench-speed"])
+    assert result.exit_code == 1 and "FACTWASH_CORPORA" in result.output

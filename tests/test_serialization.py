@@ -1,0 +1,130 @@
+"""Cue spans and the component survive every way spaCy moves them: bytes, disk, DocBin, pickle, processes."""
+
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import DocBin
+
+from conftest import cues_of
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXTS = [
+    "Someone said Alice might not get admin access if the audit fails, as of Monday.",
+    "According to the audit team, the budget was cut back in 2019.",
+    "The build passed.",
+    "",
+    "Bob no longer works here, Alice said, though I think he left last week.",
+] * 4
+
+
+def annotation(doc):
+    sources = [(s.text, s.kb_id_, s.id_) for s in doc.spans.get("factwash_sources", [])]
+    return cues_of(doc), sources, doc.user_data.get("factwash_lexicon_version")
+
+
+def run_python(code: str) -> str:
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_pipeline_bytes_round_trip(default_nlp):
+    restored = spacy.util.load_model_from_config(default_nlp.config, auto_fill=True)
+    restored.from_bytes(default_nlp.to_bytes())
+    assert [annotation(d) for d in restored.pipe(TEXTS)] == [annotation(d) for d in default_nlp.pipe(TEXTS)]
+
+
+def test_pipeline_disk_round_trip_keeps_the_lexicon_files(default_nlp, tmp_path):
+    default_nlp.to_disk(tmp_path / "pipe")
+    saved = tmp_path / "pipe" / "factwash_cues" / "lexicons"
+    assert sorted(p.name for p in saved.iterdir()) == sorted(
+        ["attribution.jsonl", "conditional.jsonl", "hedge.jsonl", "manifest.json", "negation.jsonl", "temporal.jsonl"]
+    )
+    loaded = spacy.load(tmp_path / "pipe")
+    assert [annotation(d) for d in loaded.pipe(TEXTS)] == [annotation(d) for d in default_nlp.pipe(TEXTS)]
+
+
+def test_a_tampered_saved_pipeline_is_refused(default_nlp, tmp_path):
+    default_nlp.to_disk(tmp_path / "pipe")
+    with (tmp_path / "pipe" / "factwash_cues" / "lexicons" / "negation.jsonl").open("a") as handle:
+        handle.write('{"id": "negation:x", "label": "NEGATION", "pattern": "nah", "provenance": {"source": "seed"}}\n')
+    with pytest.raises(ValueError, match=r"negation\.jsonl: contents do not match"):
+        spacy.load(tmp_path / "pipe")
+
+
+def test_docbin_round_trip_keeps_labels_entries_and_sources(default_nlp):
+    docs = list(default_nlp.pipe(TEXTS))
+    docbin = DocBin(store_user_data=True, docs=docs)
+    restored = list(docbin.get_docs(spacy.blank("en").vocab))
+    assert [annotation(d) for d in restored] == [annotation(d) for d in docs]
+    assert restored[0].spans["factwash_cues"][0]._.factwash_source.text == "Someone"
+
+
+def test_doc_pickle_round_trip(default_nlp):
+    doc = default_nlp(TEXTS[0])
+    assert annotation(pickle.loads(pickle.dumps(doc))) == annotation(doc)
+
+
+def test_two_processes_annotate_exactly_like_one(default_nlp):
+    one = [annotation(d) for d in default_nlp.pipe(TEXTS, batch_size=3)]
+    two = [annotation(d) for d in default_nlp.pipe(TEXTS, batch_size=3, n_process=2)]
+    assert one == two and any(cues for cues, _, _ in one)
+
+
+def test_unpickled_pipeline_reregisters_its_extensions_in_a_fresh_process(default_nlp, tmp_path):
+    path = tmp_path / "nlp.pkl"
+    path.write_bytes(pickle.dumps(default_nlp))
+    out = run_python(
+        "import pickle\n"
+        f"nlp = pickle.loads(open({str(path)!r}, 'rb').read())\n"
+        "doc = nlp('Alice has admin. Not sure though.')\n"
+        "print([s._.factwash_hedged for s in doc.sents])\n"
+    )
+    assert out.strip() == "[False, True]"
+
+
+def test_saved_pipeline_loads_in_a_fresh_process_without_importing_the_package(default_nlp, tmp_path):
+    default_nlp.to_disk(tmp_path / "pipe")
+    out = run_python(
+        "import sys, spacy\n"
+        "assert 'spacy_factwash' not in sys.modules\n"
+        f"nlp = spacy.load({str(tmp_path / 'pipe')!r})\n"
+        "doc = nlp('Sources say the deal might close.')\n"
+        "print([(s.label_, s.id_) for s in doc.spans['factwash_cues']])\n"
+    )
+    assert out.strip() == "[('ATTRIBUTION', 'attribution:sources'), ('HEDGE', 'hedge:might')]"
+
+
+def test_spacy_assemble_builds_the_default_pipeline_from_config(default_nlp, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", "assemble", str(ROOT / "configs" / "factwash.cfg"), str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assembled = spacy.load(tmp_path / "out")
+    assert assembled.pipe_names == default_nlp.pipe_names
+    assert [annotation(d) for d in assembled.pipe(TEXTS)] == [annotation(d) for d in default_nlp.pipe(TEXTS)]
+    assert [t.lemma_ for t in assembled("sources said")] == ["source", "say"]
+
+
+@pytest.mark.parametrize("factory", ["factwash_hedge", "factwash_attribution", "factwash_negation",
+                                     "factwash_conditional", "factwash_temporal"])
+def test_single_class_factories_compose_to_the_full_component(nlp, factory):
+    single = spacy.blank("en")
+    single.add_pipe(factory)
+    label = single.get_pipe(factory).labels[0]
+    for text in TEXTS[:5]:
+        assert cues_of(single(text)) == cues_of(nlp(text), label)
+
+
+def test_five_single_class_components_equal_factwash_cues(nlp):
+    stacked = spacy.blank("en")
+    for factory in ["factwash_temporal", "factwash_hedge", "factwash_negation", "factwash_attribution",
+                    "factwash_conditional"]:
+        stacked.add_pipe(factory)
+    for text in TEXTS[:5]:
+        assert annotation(stacked(text)) == annotation(nlp(text))

@@ -57,3 +57,4 @@ def test_displacy_renders_the_cue_group(default_nlp):
     html = displacy.render(doc, style="span", options={"spans_key": "factwash_cues"})
     for label in ["ATTRIBUTION", "HEDGE", "NEGATION"]:
         assert label in html
+    assert "#fde68a" in html  # the HEDGE colour, registered for displaCy

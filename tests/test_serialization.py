@@ -128,3 +128,14 @@ def test_five_single_class_components_equal_factwash_cues(nlp):
         stacked.add_pipe(factory)
     for text in TEXTS[:5]:
         assert annotation(stacked(text)) == annotation(nlp(text))
+
+
+def test_registered_scorer_serves_nlp_evaluate(nlp):
+    from spacy.training import Example
+
+    predicted = nlp.make_doc("Alice might not come.")
+    reference = nlp.make_doc("Alice might not come.")
+    reference.spans["factwash_cues"] = [reference.char_span(6, 11, label="HEDGE"), reference.char_span(0, 5, label="NEGATION")]
+    scores = nlp.evaluate([Example(predicted, reference)])
+    assert scores["spans_factwash_cues_p"] == 0.5 and scores["spans_factwash_cues_r"] == 0.5
+    assert scores["spans_factwash_cues_per_type"]["HEDGE"]["f"] == 1.0

@@ -1,10 +1,26 @@
 """Showing a person which cues fired, where, and from which lexicon entry."""
 
-from typing import List
+from typing import Dict, List
 
 from spacy.tokens import Doc
+from spacy.util import registry
 
 from .extensions import CUES_KEY
+
+CUE_COLORS = {
+    "HEDGE": "#fde68a",
+    "ATTRIBUTION": "#a5d8ff",
+    "NEGATION": "#ffb3b3",
+    "CONDITIONAL": "#c3f0c8",
+    "TEMPORAL": "#e0c3fc",
+    "SOURCE": "#dee2e6",
+}
+
+
+@registry.displacy_colors("spacy_factwash.cue_colors")
+def cue_colors() -> Dict[str, str]:
+    """displaCy colours for the cue labels (registered, and advertised by entry point)."""
+    return dict(CUE_COLORS)
 
 
 def mark_cues(doc: Doc, spans_key: str = CUES_KEY) -> str:

@@ -1,8 +1,20 @@
-"""Reading BioScope's inline XML: documents, sentences and their text."""
+"""BioScope (Vincze et al. 2008): speculation and negation cues in biomedical abstracts and papers.
+
+``speculation`` cues are gold HEDGE, ``negation`` cues gold NEGATION. The
+clinical sub-corpus is redacted (every word is ``*``) and is not read.
+"""
 
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Iterator, List
+
+from .gold import GoldSpan, GoldText
+from .inline_xml import flatten
+from .split import document_key
+
+CUE_LABELS = {"speculation": "HEDGE", "negation": "NEGATION"}
+FILES = {"abstracts": "abstracts.xml", "full_papers": "full_papers.xml"}
+SKIPPED = {"clinical": "clinical_merger/clinical_records_anon.xml: redacted, every word is '*'"}
 
 
 def iter_sentence_elements(path: Path) -> Iterator[ET.Element]:
@@ -14,3 +26,20 @@ def iter_sentence_elements(path: Path) -> Iterator[ET.Element]:
 def read_sentences(path: Path) -> List[str]:
     """The plain text of every sentence in a BioScope file (cue and scope tags removed)."""
     return ["".join(element.itertext()) for element in iter_sentence_elements(path)]
+
+
+def read(root: Path) -> Iterator[GoldText]:
+    """Gold sentences of the abstracts and full papers under ``root`` (the corpus's ``raw`` folder)."""
+    for subset, name in FILES.items():
+        for document in ET.parse(root / name).getroot().iter("Document"):
+            doc_id = document.findtext("DocID", "").strip()
+            sentences = list(document.iter("sentence"))
+            key = document_key("".join(sentences[0].itertext())) if sentences else doc_id
+            for sentence in sentences:
+                text, tagged = flatten(sentence)
+                spans = [
+                    GoldSpan(t.start, t.end, CUE_LABELS[t.attrs.get("type", "")])
+                    for t in tagged
+                    if t.tag == "cue" and t.attrs.get("type") in CUE_LABELS
+                ]
+                yield GoldText("bioscope", subset, doc_id, sentence.get("id", ""), text, spans, split_key=key)

@@ -1,0 +1,74 @@
+"""The corpora the detectors are scored on: where each lives, how it is read, how it is halved.
+
+Every corpus has a *dev* half (mining and error analysis) and a *test* half
+(every reported figure). Corpora with an official split keep it: official
+test is test, everything else (train and dev) is dev. BioScope and the
+Szeged corpus have none: their halves come from the committed split files
+(``split.py``).
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, Iterator, Optional
+
+from . import bioscope, cdsco, polnear, szeged, tempeval
+from .gold import GoldText
+from .split import make_split, read_split
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A corpus: its folder under the corpora root, its reader, and its official halves (if any)."""
+
+    name: str
+    raw: str
+    read: Callable[[Path], Iterator[GoldText]]
+    official: Optional[Dict[str, str]] = None  # subset -> half
+
+
+CORPORA: Dict[str, Corpus] = {
+    "bioscope": Corpus("bioscope", "bioscope/raw", bioscope.read),
+    "szeged": Corpus("szeged", "szeged-uncertainty/raw", szeged.read),
+    "cdsco": Corpus("cdsco", "sem2012-cdsco/raw", cdsco.read, {"train": "dev", "dev": "dev", "test": "test"}),
+    "polnear": Corpus("polnear", "polnear/raw", polnear.read, {"train": "dev", "dev": "dev", "test": "test"}),
+    "tempeval": Corpus("tempeval", "tempeval3-timeml/raw", tempeval.read, {"train": "dev", "test": "test"}),
+}
+HASH_SPLIT = [name for name, corpus in CORPORA.items() if corpus.official is None]
+
+
+class SplitError(ValueError):
+    """A document is missing from the committed split files."""
+
+
+def split_path(split_dir: Path, corpus: str) -> Path:
+    return split_dir / f"{corpus}.json"
+
+
+def write_splits(root: Path, split_dir: Path) -> Dict[str, Path]:
+    """Compute and write the split files of the corpora without an official split."""
+    from .split import write_split
+
+    written = {}
+    for name in HASH_SPLIT:
+        corpus = CORPORA[name]
+        path = split_path(split_dir, name)
+        write_split(path, make_split(corpus.read(root / corpus.raw)))
+        written[name] = path
+    return written
+
+
+def read_half(root: Path, name: str, half: str, split_dir: Path) -> Iterator[GoldText]:
+    """The gold items of one half of one corpus."""
+    corpus = CORPORA[name]
+    items = corpus.read(root / corpus.raw)
+    if corpus.official is not None:
+        yield from (item for item in items if corpus.official[item.subset] == half)
+        return
+    split = read_split(split_path(split_dir, name))
+    members = {subset: set(halves[half]) for subset, halves in split.items()}
+    known = {subset: set(halves["dev"]) | set(halves["test"]) for subset, halves in split.items()}
+    for item in items:
+        if item.doc_id not in known.get(item.subset, ()):
+            raise SplitError(f"{name}/{item.subset}: document {item.doc_id!r} is in no committed split file")
+        if item.doc_id in members[item.subset]:
+            yield item

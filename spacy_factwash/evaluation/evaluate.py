@@ -1,0 +1,121 @@
+"""Held-out evaluation of the cue detectors: run the pipeline over a corpus half and score every view.
+
+A *view* is one row of the report: a corpus (optionally some of its
+subsets), a class, and the gold groups that count for it. Figures for the
+README come from the test half only; the dev half also reports which
+lexicon entries fire wrongly most and which gold cues are missed, for the
+people who maintain the lists.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import spacy
+from spacy.language import Language
+
+from ..cues.extensions import LEXICON_VERSION_KEY
+from .bioscope import SKIPPED as BIOSCOPE_SKIPPED
+from .cdsco import AFFIXAL_KEY
+from .corpora import CORPORA
+from .corpora import read_half
+from .gold import GOLD_KEY, META_KEY, to_doc
+from .scoring import ClassScore, units_of
+from .tempeval import SECONDARY_KEY
+
+BIO = ("bio_bmc", "bio_fly", "bio_hbc")
+
+
+@dataclass(frozen=True)
+class View:
+    """One report row: which corpus and subsets, which class, which gold groups."""
+
+    name: str
+    corpus: str
+    label: str
+    subsets: Optional[Tuple[str, ...]] = None
+    gold_keys: Tuple[str, ...] = (GOLD_KEY,)
+    secondary: bool = False
+
+
+VIEWS: List[View] = [
+    View("BioScope", "bioscope", "HEDGE"),
+    View("BioScope", "bioscope", "NEGATION"),
+    View("Szeged bio", "szeged", "HEDGE", BIO),
+    View("Szeged factbank", "szeged", "HEDGE", ("factbank",)),
+    View("Szeged wiki", "szeged", "HEDGE", ("wiki",)),
+    View("Szeged bio", "szeged", "CONDITIONAL", BIO),
+    View("Szeged factbank", "szeged", "CONDITIONAL", ("factbank",)),
+    View("Szeged wiki", "szeged", "CONDITIONAL", ("wiki",)),
+    View("Szeged all", "szeged", "CONDITIONAL"),
+    View("CD-SCO", "cdsco", "NEGATION"),
+    View("CD-SCO incl. affixal", "cdsco", "NEGATION", gold_keys=(GOLD_KEY, AFFIXAL_KEY)),
+    View("PolNeAR", "polnear", "ATTRIBUTION"),
+    View("TempEval-3", "tempeval", "TEMPORAL"),
+    View("TempEval-3 (secondary)", "tempeval", "ATTRIBUTION", gold_keys=(SECONDARY_KEY,), secondary=True),
+    View("TempEval-3 (secondary)", "tempeval", "HEDGE", gold_keys=(SECONDARY_KEY,), secondary=True),
+    View("TempEval-3 (secondary)", "tempeval", "CONDITIONAL", gold_keys=(SECONDARY_KEY,), secondary=True),
+]
+
+
+def evaluation_pipeline(lexicon_dir: Optional[str] = None, verify_lexicons: bool = True) -> Language:
+    """Blank English, the sentencizer (for article corpora) and factwash_cues."""
+    nlp = spacy.blank("en")
+    nlp.max_length = 10_000_000
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("factwash_cues", config={"lexicon_dir": lexicon_dir, "verify_lexicons": verify_lexicons})
+    return nlp
+
+
+def evaluate(root: Path, half: str, split_dir: Path, *, nlp: Optional[Language] = None,
+             corpora: Sequence[str] = tuple(CORPORA), errors: int = 0) -> Dict[str, object]:
+    """Score every view of the named corpora on one half; JSON-safe result."""
+    nlp = nlp or evaluation_pipeline()
+    rows = []
+    unaligned: Dict[str, int] = {}
+    counts: Dict[str, int] = {}
+    for name in corpora:
+        views = [view for view in VIEWS if view.corpus == name]
+        scores = {id(view): ClassScore() for view in views}
+        docs = (to_doc(nlp, item) for item in read_half(root, name, half, split_dir))
+        for doc in nlp.pipe(docs, batch_size=256):
+            meta = doc.user_data[META_KEY]
+            unaligned[name] = unaligned.get(name, 0) + meta["unaligned"]
+            counts[name] = counts.get(name, 0) + 1
+            skip = tuple(meta["skip_labels"])
+            for view in views:
+                if view.subsets is None or meta["subset"] in view.subsets:
+                    for unit in units_of(doc, view.gold_keys, skip=skip):
+                        scores[id(view)].add(unit, view.label)
+        for view in views:
+            row = {"view": view.name, "corpus": name, "label": view.label, "secondary": view.secondary}
+            row.update(scores[id(view)].to_dict(errors))
+            rows.append(row)
+    return {
+        "half": half,
+        "lexicon_version": nlp.get_pipe("factwash_cues").lexicon_version,
+        "rows": rows,
+        "documents": counts,
+        "unaligned_gold_spans": unaligned,
+        "skipped_files": {"bioscope": BIOSCOPE_SKIPPED},
+    }
+
+
+def markdown_table(result: Dict[str, object]) -> str:
+    """The sentence-level table (with cue-level P/R) as Markdown."""
+    lines = [
+        f"Held-out **{result['half']}** half, lexicon {result['lexicon_version']}, sentence level "
+        "(cue-level token overlap in the last two columns).",
+        "",
+        "| corpus | class | N | TP | FP | FN | P | R | F1 | cue P | cue R |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in result["rows"]:
+        s, c = row["sentence"], row["cue"]
+        if not s["n"] or not (s["tp"] + s["fn"] + s["fp"]):
+            continue
+        lines.append(
+            f"| {row['view']} | {row['label']} | {s['n']} | {s['tp']} | {s['fp']} | {s['fn']} | "
+            f"{s['p']:.2f} | {s['r']:.2f} | {s['f1']:.2f} | {c['p']:.2f} | {c['r']:.2f} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,71 @@
+"""Gold units from annotated corpora, and their spaCy Docs.
+
+A reader yields ``GoldText`` items: one sentence (BioScope, Szeged, CD-SCO)
+or one article (PolNeAR, TempEval-3) with gold spans as character offsets.
+``to_doc`` turns an item into a tokenized Doc whose span groups hold the
+gold (``factwash_gold`` and any secondary groups), whose user_data names the
+corpus, subset, document and unit, and which counts the gold spans that
+could not be mapped onto tokens instead of dropping them silently.
+"""
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+GOLD_KEY = "factwash_gold"
+META_KEY = "factwash_gold_meta"
+
+
+@dataclass(frozen=True)
+class GoldSpan:
+    """A gold span: character offsets, label, and the span group it belongs in."""
+
+    start: int
+    end: int
+    label: str
+    group: str = GOLD_KEY
+
+
+@dataclass
+class GoldText:
+    """One annotated unit of a corpus, before tokenization."""
+
+    corpus: str
+    subset: str
+    doc_id: str
+    unit_id: str
+    text: str
+    spans: List[GoldSpan] = field(default_factory=list)
+    is_sentence: bool = True
+    skip_labels: Tuple[str, ...] = ()
+    split_key: str = ""
+
+
+def to_doc(nlp: Language, item: GoldText) -> Doc:
+    """Tokenize an item and attach its gold span groups and metadata (all msgpack-safe)."""
+    doc = nlp.make_doc(item.text)
+    if item.is_sentence and len(doc):
+        doc[0].is_sent_start = True
+        for token in doc[1:]:
+            token.is_sent_start = False
+    groups: Dict[str, list] = {GOLD_KEY: []}
+    unaligned = 0
+    for gold in item.spans:
+        span = doc.char_span(gold.start, gold.end, label=gold.label, alignment_mode="expand")
+        if span is None or not len(span):
+            unaligned += 1
+            continue
+        groups.setdefault(gold.group, []).append(span)
+    for key, spans in groups.items():
+        doc.spans[key] = spans
+    doc.user_data[META_KEY] = {
+        "corpus": item.corpus,
+        "subset": item.subset,
+        "doc_id": item.doc_id,
+        "unit_id": item.unit_id,
+        "skip_labels": list(item.skip_labels),
+        "unaligned": unaligned,
+    }
+    return doc

@@ -24,6 +24,22 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
+def _corpora_root(corpora: Optional[Path]) -> Path:
+    """The corpora folder: the option, else $FACTWASH_CORPORA; a clear error when neither is there."""
+    if corpora is None:
+        root = os.environ.get(CORPORA_ENV)
+        if not root:
+            _fail(f"give --corpora or set {CORPORA_ENV} to the corpora folder")
+        corpora = Path(root)
+    if not (corpora / "SOURCES.md").is_file():
+        _fail(f"{corpora}: not the corpora folder (no SOURCES.md)")
+    return corpora
+
+
+CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
+SPLITS_OPTION = typer.Option(Path("training/splits"), "--splits", help="The committed split files.")
+
+
 @app.command()
 def cues(
     text: str = typer.Argument(..., help="The text to annotate."),
@@ -106,10 +122,7 @@ def bench_speed(
     from .speed import measure
 
     if corpus is None:
-        root = os.environ.get(CORPORA_ENV)
-        if not root:
-            _fail(f"give --corpus or set {CORPORA_ENV} to the corpora folder")
-        corpus = Path(root) / "bioscope" / "raw" / "abstracts.xml"
+        corpus = _corpora_root(None) / "bioscope" / "raw" / "abstracts.xml"
     if not corpus.is_file():
         _fail(f"{corpus}: no such file")
     sentences = read_sentences(corpus)
@@ -118,6 +131,123 @@ def bench_speed(
     typer.echo(f"{len(sentences):,} sentences from {corpus}, best of {repeat} runs each")
     for result in measure(sentences, repeat=repeat):
         typer.echo(f"  {result.name:<42} {result.sentences_per_second:>9,.0f} sentences/s   ratio {result.ratio_to_floor:.2f}")
+
+
+@app.command("check-corpora")
+def check_corpora(corpora: Optional[Path] = CORPORA_OPTION) -> None:
+    """Check that every corpus is in place, and say where each comes from."""
+    from .evaluation.corpora import CORPORA
+
+    root = _corpora_root(corpora)
+    problems = [problem for corpus in CORPORA.values() if (problem := corpus.check(root))]
+    for corpus in CORPORA.values():
+        typer.echo(f"{corpus.name:<10} {root / corpus.raw}  (from {corpus.origin})")
+    if problems:
+        _fail("; ".join(problems))
+
+
+@app.command()
+def convert(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    out: Path = typer.Option(Path("training/corpus"), "--out", help="Where the DocBins go."),
+) -> None:
+    """Save each corpus half as a DocBin with gold cues in doc.spans["factwash_gold"]."""
+    import spacy
+
+    from .evaluation.corpora import write_docbins
+
+    nlp = spacy.blank("en")
+    nlp.max_length = 10_000_000
+    for name, count in write_docbins(_corpora_root(corpora), splits, out, nlp).items():
+        typer.echo(f"{name:<16} {count:>6} docs")
+
+
+@app.command()
+def split(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    out: Path = SPLITS_OPTION,
+    check: bool = typer.Option(False, "--check", help="Only check that the committed files match the rule."),
+) -> None:
+    """Halve BioScope and Szeged into dev and test by a stable hash of each document's title."""
+    import tempfile
+
+    from .evaluation.corpora import write_splits
+
+    root = _corpora_root(corpora)
+    if not check:
+        for name, path in write_splits(root, out).items():
+            typer.echo(f"{name}: {path}")
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, path in write_splits(root, Path(scratch)).items():
+            committed = out / path.name
+            if not committed.is_file() or committed.read_bytes() != path.read_bytes():
+                _fail(f"{committed}: differs from the split rule's output; the committed split has drifted")
+            typer.echo(f"{name}: {committed} matches the rule")
+
+
+@app.command()
+def mine(
+    round_number: int = typer.Option(..., "--round", min=1, help="The mining round's number."),
+    lexicon_in: Path = typer.Option(..., "--lexicon-in", help="The lexicon folder the round starts from."),
+    lexicon_out: Path = typer.Option(..., "--lexicon-out", help="Where the round writes the next version."),
+    version: str = typer.Option(..., "--version", help="The version of the lexicon the round writes."),
+    report: Path = typer.Option(..., "--report", help="Where to write the round report (JSON)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+) -> None:
+    """One mining round on the dev half, under the rule in training/MINING.md."""
+    from .evaluation.mining import mine_round
+
+    result = mine_round(_corpora_root(corpora), splits, lexicon_in, lexicon_out, round_number, version, report)
+    for label in result["added"]:
+        typer.echo(f"{label:<12} +{len(result['added'][label])} -{len(result['removed'][label])}")
+    typer.echo(f"wrote {lexicon_out} (version {version}) and {report}")
+
+
+@app.command()
+def evaluate(
+    half: str = typer.Option("test", "--half", help="test (every reported figure) or dev (error analysis)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    lexicon_dir: Optional[Path] = typer.Option(None, "--lexicon-dir", help="A lexicon folder (default: the packaged one)."),
+    output_dir: Path = typer.Option(Path("training/metrics"), "--output-dir", help="Where metrics JSON and table go."),
+    errors: int = typer.Option(0, "--errors", min=0, help="Top false-firing entries and missed gold texts (dev only)."),
+) -> None:
+    """Score every detector on a corpus half: a Markdown table and a JSON file."""
+    import json
+
+    from .evaluation.evaluate import evaluate as run_evaluation
+    from .evaluation.evaluate import evaluation_pipeline, markdown_table
+
+    if half not in ("dev", "test"):
+        _fail("--half must be dev or test")
+    if errors and half == "test":
+        _fail("error lists are for the dev half only: test errors are never looked at")
+    nlp = evaluation_pipeline(str(lexicon_dir) if lexicon_dir else None)
+    result = run_evaluation(_corpora_root(corpora), half, splits, nlp=nlp, errors=errors)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    (output_dir / f"metrics-{half}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
+    table = markdown_table(result)
+    (output_dir / f"table-{half}.md").write_text(table, encoding="utf8")
+    typer.echo(table)
+
+
+@app.command()
+def report(
+    table: Path = typer.Option(Path("training/metrics/table-test.md"), "--table", help="A table written by evaluate."),
+    readme: Path = typer.Option(Path("README.md"), "--readme", help="The README whose held-out table to replace."),
+) -> None:
+    """Write the measured held-out table into the README, between its markers."""
+    from .evaluation.readme import TableMissing, replace_table
+
+    try:
+        readme.write_text(replace_table(readme.read_text(encoding="utf8"), table.read_text(encoding="utf8")),
+                          encoding="utf8")
+    except (OSError, TableMissing) as err:
+        _fail(str(err))
+    typer.echo(f"{readme}: held-out table replaced from {table}")
 
 
 @app.command("freeze-lexicons")

@@ -24,14 +24,29 @@ class Corpus:
     raw: str
     read: Callable[[Path], Iterator[GoldText]]
     official: Optional[Dict[str, str]] = None  # subset -> half
+    origin: str = ""
+    probe: str = ""  # a file under ``raw`` that must exist
+
+    def check(self, root: Path) -> Optional[str]:
+        """None when the corpus is in place under ``root``, else what is missing."""
+        path = root / self.raw / self.probe
+        return None if path.is_file() else f"{self.name}: {path} not found (public origin: {self.origin})"
 
 
 CORPORA: Dict[str, Corpus] = {
-    "bioscope": Corpus("bioscope", "bioscope/raw", bioscope.read),
-    "szeged": Corpus("szeged", "szeged-uncertainty/raw", szeged.read),
-    "cdsco": Corpus("cdsco", "sem2012-cdsco/raw", cdsco.read, {"train": "dev", "dev": "dev", "test": "test"}),
-    "polnear": Corpus("polnear", "polnear/raw", polnear.read, {"train": "dev", "dev": "dev", "test": "test"}),
-    "tempeval": Corpus("tempeval", "tempeval3-timeml/raw", tempeval.read, {"train": "dev", "test": "test"}),
+    "bioscope": Corpus("bioscope", "bioscope/raw", bioscope.read,
+                       origin="github.com/joey234/negation-focused-pretraining data/bioscope",
+                       probe="abstracts.xml"),
+    "szeged": Corpus("szeged", "szeged-uncertainty/raw", szeged.read,
+                     origin="github.com/meyersbs/uncertainty corpora/old", probe="wiki.xml"),
+    "cdsco": Corpus("cdsco", "sem2012-cdsco/raw", cdsco.read, {"train": "dev", "dev": "dev", "test": "test"},
+                    origin="github.com/joey234/negation-focused-pretraining data/starsem-st-2012-data",
+                    probe="starsem-st-2012-data/cd-sco/corpus/dev/SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"),
+    "polnear": Corpus("polnear", "polnear/raw", polnear.read, {"train": "dev", "dev": "dev", "test": "test"},
+                      origin="github.com/networkdynamics/PolNeAR data", probe="data/metadata.tsv"),
+    "tempeval": Corpus("tempeval", "tempeval3-timeml/raw", tempeval.read, {"train": "dev", "test": "test"},
+                       origin="github.com/qiangning/StructTempRel-EMNLP17 data/TempEval3",
+                       probe="TBAQ-cleaned/README.txt"),
 }
 HASH_SPLIT = [name for name, corpus in CORPORA.items() if corpus.official is None]
 
@@ -42,6 +57,24 @@ class SplitError(ValueError):
 
 def split_path(split_dir: Path, corpus: str) -> Path:
     return split_dir / f"{corpus}.json"
+
+
+def write_docbins(root: Path, split_dir: Path, out: Path, nlp) -> Dict[str, int]:
+    """Save every corpus half as a DocBin of gold Docs (``out/<corpus>-<half>.spacy``); returns Doc counts."""
+    from spacy.tokens import DocBin
+
+    from .gold import to_doc
+
+    out.mkdir(parents=True, exist_ok=True)
+    counts = {}
+    for name in CORPORA:
+        for half in ("dev", "test"):
+            docbin = DocBin(store_user_data=True)
+            for item in read_half(root, name, half, split_dir):
+                docbin.add(to_doc(nlp, item))
+            docbin.to_disk(out / f"{name}-{half}.spacy")
+            counts[f"{name}-{half}"] = len(docbin)
+    return counts
 
 
 def write_splits(root: Path, split_dir: Path) -> Dict[str, Path]:

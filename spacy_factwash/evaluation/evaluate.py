@@ -110,12 +110,16 @@ def markdown_table(result: Dict[str, object]) -> str:
         "| corpus | class | N | TP | FP | FN | P | R | F1 | cue P | cue R |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    without_gold = []
     for row in result["rows"]:
         s, c = row["sentence"], row["cue"]
-        if not s["n"] or not (s["tp"] + s["fn"] + s["fp"]):
+        if not s["tp"] + s["fn"]:
+            without_gold.append(f"{row['view']} {row['label']}")
             continue
         lines.append(
             f"| {row['view']} | {row['label']} | {s['n']} | {s['tp']} | {s['fp']} | {s['fn']} | "
             f"{s['p']:.2f} | {s['r']:.2f} | {s['f1']:.2f} | {c['p']:.2f} | {c['r']:.2f} |"
         )
+    if without_gold:
+        lines += ["", f"No gold cues in this half, so not scored: {', '.join(without_gold)}."]
     return "\n".join(lines) + "\n"

@@ -114,7 +114,7 @@ def bench_speed(
     corpus: Optional[Path] = typer.Option(
         None, help=f"BioScope abstracts.xml (default: ${CORPORA_ENV}/bioscope/raw/abstracts.xml)."
     ),
-    repeat: int = typer.Option(3, min=1, help="Timed runs per pipeline; the best is kept."),
+    repeat: int = typer.Option(5, min=1, help="Timed runs per pipeline, interleaved; the best is kept."),
     limit: int = typer.Option(0, min=0, help="Use only the first N sentences (0: all)."),
 ) -> None:
     """Sentences per second of the cue pipeline against the tokenizer+sentencizer floor, and their ratio."""

@@ -5,6 +5,7 @@ the same process over the same sentences: each pipeline is timed several
 times, interleaved, and the best run of each is kept.
 """
 
+import gc
 import time
 from dataclasses import dataclass
 from typing import Dict, List, Sequence
@@ -38,14 +39,16 @@ def cue_pipeline() -> Language:
     return nlp
 
 
-def _best_seconds(nlp: Language, texts: Sequence[str], batch_size: int) -> float:
+def _seconds(nlp: Language, texts: Sequence[str], batch_size: int) -> float:
+    """Wall time of one pass over the texts, starting from a collected heap."""
+    gc.collect()
     started = time.perf_counter()
     for _ in nlp.pipe(texts, batch_size=batch_size):
         pass
     return time.perf_counter() - started
 
 
-def measure(texts: Sequence[str], repeat: int = 3, batch_size: int = 1000) -> List[SpeedResult]:
+def measure(texts: Sequence[str], repeat: int = 5, batch_size: int = 1000) -> List[SpeedResult]:
     """Time the floor, the cue pipeline and the full default pipeline over ``texts``."""
     if not texts:
         raise ValueError("no sentences to time")
@@ -55,10 +58,10 @@ def measure(texts: Sequence[str], repeat: int = 3, batch_size: int = 1000) -> Li
         "spacy_factwash.load() (+ lookup lemmas)": load(),
     }
     for nlp in pipelines.values():
-        _best_seconds(nlp, texts[:200], batch_size)  # warm caches
+        _seconds(nlp, texts[:200], batch_size)  # warm caches
     best = {name: float("inf") for name in pipelines}
     for _ in range(max(1, repeat)):
         for name, nlp in pipelines.items():
-            best[name] = min(best[name], _best_seconds(nlp, texts, batch_size))
+            best[name] = min(best[name], _seconds(nlp, texts, batch_size))
     floor = best["tokenizer+sentencizer (floor)"]
     return [SpeedResult(name, len(texts) / seconds, seconds / floor) for name, seconds in best.items()]

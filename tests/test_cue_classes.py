@@ -212,3 +212,12 @@ def test_explain_names_the_entry_and_its_provenance(nlp):
     entry = nlp.get_pipe("factwash_cues").explain(span)
     assert entry.id == span.id_ == "attribution:reportedly"
     assert "reportedly" in entry.phrases and entry.provenance["source"] == "seed"
+
+
+def test_a_doc_from_another_pipeline_is_annotated(nlp):
+    import spacy
+
+    other = spacy.blank("en")
+    doc = nlp.get_pipe("factwash_cues")(other("Someone said it might rain."))
+    assert cues_of(doc) == [("ATTRIBUTION", "said", "attribution:say"), ("HEDGE", "might", "hedge:might")]
+    assert doc.spans["factwash_cues"][0]._.factwash_source.text == "Someone"

@@ -6,8 +6,9 @@ cue layer several times the tokenizer. Most lexicon patterns, though, name
 at least one token literally ("per", a month, an ``IN`` list of verb forms,
 a ``SHAPE`` such as ``dddd``). This module picks, per pattern, the required
 token whose literal values are rarest in running text as its anchor (see
-``anchor_cost``), finds anchors with PhraseMatchers (on ORTH, LOWER and
-SHAPE: hash look-ups), and runs a pattern's own Matcher only on a window
+``anchor_cost``), finds anchors with two PhraseMatchers (on LOWER and on
+SHAPE: hash look-ups; an exact-case anchor is found on LOWER and its case
+checked on the hit), and runs a pattern's own Matcher only on a window
 around each anchor hit. Patterns with no
 literal token run over every document, as before.
 
@@ -83,19 +84,22 @@ class AnchoredMatcher:
 
     def __init__(self, vocab: Vocab) -> None:
         self.vocab = vocab
-        self.anchors = {attr: PhraseMatcher(vocab, attr=attr) for attr in ("ORTH", "LOWER", "SHAPE")}
+        self.anchors = {attr: PhraseMatcher(vocab, attr=attr) for attr in ("LOWER", "SHAPE")}
+        self.exact_case: Dict[int, Set[str]] = {}
+        self.active: List[PhraseMatcher] = []
         self.unanchored = Matcher(vocab)
         self.phrase_keys: Set[int] = set()
         self.matchers: Dict[int, Matcher] = {}
         self.reach: Dict[int, Optional[int]] = {}
 
     def __len__(self) -> int:
-        return len(self.phrase_keys) + len(self.matchers) + len(self.unanchored)
+        """The number of entry keys (phrase entries and token patterns)."""
+        return len(self.phrase_keys) + sum(len(m) for m in self.matchers.values()) + len(self.unanchored)
 
     def add_phrases(self, key: str, phrases: List[Doc]) -> None:
         """Add phrase patterns (tokenized Docs, matched on LOWER) under ``key``."""
         self.phrase_keys.add(self.vocab.strings.add(key))
-        self.anchors["LOWER"].add(key, phrases)
+        self._add_anchor("LOWER", key, phrases)
 
     def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
         """Add one token pattern under ``key``."""
@@ -104,15 +108,25 @@ class AnchoredMatcher:
             self.unanchored.add(key, [pattern])
             return
         attr, values = anchor
-        anchor_key = f"{key}#anchor"
+        anchor_key = f"#anchor:{attr}:{'|'.join(values)}"
         key_hash = self.vocab.strings.add(anchor_key)
-        words = [_shape_word(v) for v in values] if attr == "SHAPE" else values
-        self.anchors[attr].add(anchor_key, [Doc(self.vocab, words=[word]) for word in words])
-        matcher = Matcher(self.vocab)
-        matcher.add(key, [pattern])
-        self.matchers[key_hash] = matcher
+        if key_hash not in self.matchers:
+            if attr == "ORTH":
+                self.exact_case[key_hash] = set(values)
+            words = [_shape_word(v) for v in values] if attr == "SHAPE" else sorted({v.lower() for v in values})
+            self._add_anchor("SHAPE" if attr == "SHAPE" else "LOWER", anchor_key,
+                             [Doc(self.vocab, words=[word]) for word in words])
+            self.matchers[key_hash] = Matcher(self.vocab)
+            self.reach[key_hash] = 0
+        self.matchers[key_hash].add(key, [pattern])
         unbounded = any(token.get("OP") in UNBOUNDED for token in pattern)
-        self.reach[key_hash] = None if unbounded else len(pattern)
+        reach = self.reach[key_hash]
+        self.reach[key_hash] = None if unbounded or reach is None else max(reach, len(pattern))
+
+    def _add_anchor(self, attr: str, key: str, docs: List[Doc]) -> None:
+        """Add phrases to one anchor matcher, and run that matcher from now on."""
+        self.anchors[attr].add(key, docs)
+        self.active = [matcher for matcher in self.anchors.values() if len(matcher)]
 
     def _windows(self, doc: Doc, key: int, positions: Iterable[int]) -> List[Tuple[int, int]]:
         """Merged token windows around anchor hits in which the pattern could match."""
@@ -129,20 +143,18 @@ class AnchoredMatcher:
         return windows
 
     def __call__(self, doc: Doc) -> List[Match]:
-        """All matches of all entries, as (key, start, end) token offsets into ``doc``."""
+        """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order."""
         matches: Set[Match] = set(self.unanchored(doc)) if len(self.unanchored) else set()
         hits: Dict[int, Set[int]] = {}
-        for phrase_matcher in self.anchors.values():
-            if not len(phrase_matcher):
-                continue
+        for phrase_matcher in self.active:
             for key, start, end in phrase_matcher(doc):
                 if key in self.phrase_keys:
                     matches.add((key, start, end))
-                else:
+                elif key not in self.exact_case or doc[start].text in self.exact_case[key]:
                     hits.setdefault(key, set()).add(start)
         for key, positions in hits.items():
             matcher = self.matchers[key]
             for start, end in self._windows(doc, key, positions):
                 window = doc[start:end]
                 matches.update((k, start + s, start + e) for k, s, e in matcher(window))
-        return sorted(matches, key=lambda m: (m[1], m[2], m[0]))
+        return list(matches)

@@ -1,25 +1,43 @@
 """What every cue detector shares: turning raw lexicon matches into resolved cues.
 
 A detector owns one cue class. The component hands it the raw matches of its
-class (cue entries and exclusion entries, as Spans whose ``id_`` is the
-lexicon entry id) and the detector returns the cues that survive: not inside
-an exclusion, accepted by the class's own rule (``keep``), and not
-overlapping a longer cue of the same class.
+class as ``Match`` tuples (token offsets and the lexicon entry's key), cue
+entries and exclusion entries apart, and the detector returns the cues that
+survive: not overlapping an exclusion, accepted by the class's own rule
+(``keep``), and not overlapping a longer cue of the same class. Only the
+survivors become Span objects, in the component.
 """
 
-from typing import ClassVar, List, Optional, Sequence
+from typing import ClassVar, List, NamedTuple, Optional, Sequence
 
 from spacy.tokens import Doc, Span, Token
-from spacy.util import filter_spans
 
 from ..lexicon import Entry
 
 BREAKS = frozenset({".", "!", "?", ";", ":", "…", '"', "“", "”", "(", "-", "—", "–"})
 
 
-def overlaps(a: Span, b: Span) -> bool:
-    """Whether two spans share at least one token."""
+class Match(NamedTuple):
+    """A raw lexicon match: token offsets and the entry's key in the string store."""
+
+    start: int
+    end: int
+    key: int
+
+
+def overlaps(a, b) -> bool:
+    """Whether two token ranges (anything with ``start`` and ``end``) share a token."""
     return a.start < b.end and b.start < a.end
+
+
+def longest_first(matches: Sequence[Match]) -> List[Match]:
+    """Non-overlapping matches, preferring the longest and then the earliest (as spaCy's filter_spans)."""
+    kept: List[Match] = []
+    for match in sorted(matches, key=lambda m: (m.start - m.end, m.start)):
+        if not any(overlaps(match, other) for other in kept):
+            kept.append(match)
+    kept.sort()
+    return kept
 
 
 def starts_sentence(token: Token) -> bool:
@@ -40,7 +58,7 @@ class CueDetector:
     label: ClassVar[str] = ""
     name: ClassVar[str] = ""
 
-    def keep(self, doc: Doc, cue: Span) -> bool:
+    def keep(self, doc: Doc, cue: Match) -> bool:
         """Class-specific acceptance of one candidate cue (default: accept)."""
         return True
 
@@ -48,11 +66,11 @@ class CueDetector:
         """The span a resolved cue attributes its claim to, for classes that have one."""
         return None
 
-    def resolve(self, doc: Doc, cues: Sequence[Span], exclusions: Sequence[Span]) -> List[Span]:
+    def resolve(self, doc: Doc, cues: Sequence[Match], exclusions: Sequence[Match]) -> List[Match]:
         """Drop excluded and rejected candidates, then keep the longest of overlapping cues."""
         kept = [
             cue
             for cue in cues
             if not any(overlaps(cue, excluded) for excluded in exclusions) and self.keep(doc, cue)
         ]
-        return filter_spans(kept)
+        return longest_first(kept) if len(kept) > 1 else kept

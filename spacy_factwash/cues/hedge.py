@@ -5,9 +5,9 @@ entries of ``lexicons/hedge.jsonl``. The rule that needs more than a pattern
 lives here: a capitalised "May" inside a sentence is the month, not the modal.
 """
 
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
-from .base import CueDetector, starts_sentence
+from .base import CueDetector, Match, starts_sentence
 from .matcher import register_factory
 
 
@@ -17,9 +17,9 @@ class HedgeDetector(CueDetector):
     label = "HEDGE"
     name = "hedge"
 
-    def keep(self, doc: Doc, cue: Span) -> bool:
+    def keep(self, doc: Doc, cue: Match) -> bool:
         """Reject "May" written with a capital where no sentence starts: the month."""
-        first = cue[0]
+        first = doc[cue.start]
         return not (first.text == "May" and not starts_sentence(first))
 
 

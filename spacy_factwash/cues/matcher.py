@@ -31,7 +31,7 @@ from spacy.util import SimpleFrozenList, registry
 
 from ..lexicon import CLASS_FILES, MANIFEST, Entry, LexiconSet, lexicons_from_bytes, load_lexicons
 from .anchored import AnchoredMatcher
-from .base import CueDetector
+from .base import CueDetector, Match
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
@@ -106,12 +106,13 @@ class CueComponent(Pipe):
     def set_lexicons(self, lexicons: LexiconSet) -> None:
         """Compile the matchers for a lexicon set; done once, never per document."""
         self.lexicons = lexicons
-        self.entries: Dict[int, Entry] = {}
+        # match key (the entry id's hash) -> (label, entry id, is it an exclusion), resolved once here
+        self.entries: Dict[int, Tuple[str, str, bool]] = {}
         self.matcher = AnchoredMatcher(self.vocab)
         for label in self.labels:
             for entry in lexicons.for_label(label):
                 key = self.vocab.strings.add(entry.id)
-                self.entries[key] = entry
+                self.entries[key] = (label, entry.id, entry.role == "exclusion")
                 if entry.is_token_pattern:
                     self.matcher.add_pattern(entry.id, list(entry.pattern))
                 else:
@@ -123,21 +124,25 @@ class CueComponent(Pipe):
 
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one document with resolved cues of this component's classes."""
-        raw: Dict[str, Tuple[List[Span], List[Span]]] = {}
-        for match_id, start, end in self.matcher(doc):
-            entry = self.entries[match_id]
-            span = Span(doc, start, end, label=entry.label, span_id=entry.id)
-            raw.setdefault(entry.label, ([], []))[0 if entry.role == "cue" else 1].append(span)
+        raw: Dict[str, Tuple[List[Match], List[Match]]] = {}
+        for key, start, end in self.matcher(doc):
+            label, _, is_exclusion = self.entries[key]
+            bucket = raw.get(label)
+            if bucket is None:
+                bucket = raw[label] = ([], [])
+            bucket[is_exclusion].append(Match(start, end, key))
         cues: List[Span] = []
         sources: List[Span] = []
-        for label, (candidates, exclusions) in raw.items():
-            detector = self.detectors[label]
-            for cue in detector.resolve(doc, candidates, exclusions):
+        for detector_label, (candidates, exclusions) in raw.items():
+            detector = self.detectors[detector_label]
+            for start, end, key in detector.resolve(doc, candidates, exclusions):
+                label, entry_id, _ = self.entries[key]
+                cue = Span(doc, start, end, label=label, span_id=entry_id)
                 cues.append(cue)
-                source = detector.source_of(doc, cue, self.lexicons.get(cue.id_))
+                source = detector.source_of(doc, cue, self.lexicons.get(entry_id))
                 if source is not None:
                     sources.append(
-                        Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cue), span_id=cue.id_)
+                        Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cue), span_id=entry_id)
                     )
         self._write(doc, cues, sources)
         return doc
@@ -147,10 +152,12 @@ class CueComponent(Pipe):
 
         The sources group is only created when there is a source to keep.
         """
-        mine = self.labels
+        mine = self.detectors
         if self.spans_key in doc.spans:
             cues += [s for s in doc.spans[self.spans_key] if s.label_ not in mine]
-        doc.spans[self.spans_key] = sorted(cues, key=lambda s: (s.start, s.end, s.label_))
+        if len(cues) > 1:
+            cues.sort(key=lambda s: (s.start, s.end, s.label_))
+        doc.spans[self.spans_key] = cues
         if SOURCES_KEY in doc.spans:
             sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
         if sources:

@@ -8,8 +8,13 @@ imported.
 
 from .cues import attribution, conditional, factory, hedge, negation, temporal  # noqa: F401  (registers factories)
 from .cues.extensions import CUES_KEY, SOURCES_KEY, register_extensions
+from .gate import component  # noqa: F401  (registers factwash_compare)
+from .gate.report import Report
 from .lexicon import LABELS, LexiconError, load_lexicons
-from .pipeline import load
+from .pipeline import check, default_pipeline, inspect, load
 
 __version__ = "0.1.0"
-__all__ = ["load", "register_extensions", "load_lexicons", "LexiconError", "LABELS", "CUES_KEY", "SOURCES_KEY"]
+__all__ = [
+    "load", "inspect", "check", "default_pipeline", "Report", "register_extensions", "load_lexicons",
+    "LexiconError", "LABELS", "CUES_KEY", "SOURCES_KEY",
+]

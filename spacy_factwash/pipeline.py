@@ -1,8 +1,10 @@
-"""The embedded default pipeline: blank English, sentences, lookup lemmas, resolved cues.
+"""The embedded default pipeline: blank English, sentences, lookup lemmas, resolved cues, the gate.
 
 No model is downloaded: lemmas come from the lookup tables that
 spacy-lookups-data installs.
 """
+
+from functools import lru_cache
 
 import spacy
 from spacy.language import Language
@@ -22,5 +24,27 @@ def load(max_length: int = DEFAULT_MAX_LENGTH) -> Language:
     nlp.add_pipe("sentencizer")
     nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
     nlp.add_pipe("factwash_cues")
+    nlp.add_pipe("factwash_compare")
     nlp.initialize()
     return nlp
+
+
+@lru_cache(maxsize=1)
+def default_pipeline() -> Language:
+    """The default pipeline, built once per process for ``inspect`` and ``check``."""
+    return load()
+
+
+def inspect(source: str, memory: str) -> "Report":
+    """Compare a memory with its source and return the full report."""
+    for name, value in (("source", source), ("memory", memory)):
+        if not isinstance(value, str):
+            raise TypeError(f"inspect: {name} must be a str, got {type(value).__name__}")
+    nlp = default_pipeline()
+    source_doc, memory_doc = nlp.pipe([source, memory])
+    return nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
+
+
+def check(source: str, memory: str) -> str:
+    """The gate: the verdict alone ("pass", "rewrite", "reject" or "uncheckable")."""
+    return inspect(source, memory).verdict

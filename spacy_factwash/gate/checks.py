@@ -1,0 +1,156 @@
+"""The seven checks and unit drift, each a small function from an aligned pair to changes.
+
+A pair is one memory sentence with its aligned source sentence (and the
+source sentences around it, for the checks whose window is wider). Cue
+classes are compared as classes, so a paraphrase that keeps the class
+("said" -> "according to", "might" -> "may", "did not" -> "didn't") passes.
+"""
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence
+
+from spacy.tokens import Span
+
+from ..cues.extensions import CUES_KEY
+from .quantities import Quantity, quantities, same_value
+from .report import Change, Cue, Excerpt
+
+PRESENCE_CHECKS = {
+    "dropped_attribution": ("ATTRIBUTION", "the source attributes this claim ({cues}); the memory states it as fact"),
+    "strengthened_certainty": ("HEDGE", "the source hedges this claim ({cues}); the memory states it as certain"),
+    "dropped_condition": ("CONDITIONAL", "the source holds this only under a condition ({cues}); the memory drops it"),
+    "dropped_temporal_scope": ("TEMPORAL", "the source scopes this claim in time ({cues}); the memory drops it"),
+}
+
+
+@dataclass
+class Pair:
+    """One memory sentence and the source sentences it is checked against."""
+
+    memory: Span
+    source_sents: Sequence[Span]
+    index: int
+    lexicon_version: str
+
+    def window(self, neighbours: int) -> List[Span]:
+        """The aligned source sentence and ``neighbours`` sentences on each side."""
+        return list(self.source_sents[max(0, self.index - neighbours): self.index + neighbours + 1])
+
+    @property
+    def source(self) -> Span:
+        return self.source_sents[self.index]
+
+
+def excerpt(span: Span) -> Excerpt:
+    return Excerpt(span.text, span.start_char, span.end_char)
+
+
+def cues_in(spans: Sequence[Span], label: str) -> List[Span]:
+    """The resolved cues of one class inside the given spans."""
+    found = []
+    for span in spans:
+        group = span.doc.spans.get(CUES_KEY, [])
+        found += [c for c in group if c.label_ == label and c.start >= span.start and c.end <= span.end]
+    return found
+
+
+def evidence(cues: Sequence[Span], side: str, version: str) -> List[Cue]:
+    return [Cue(side, c.label_, c.text, c.start_char, c.end_char, c.id_, version) for c in cues]
+
+
+def _quoted(cues: Sequence[Span]) -> str:
+    return ", ".join(repr(c.text) for c in cues)
+
+
+def check_presence(change_type: str, pair: Pair, neighbours: int) -> Optional[Change]:
+    """A cue class present in the source window and absent from the memory sentence."""
+    label, message = PRESENCE_CHECKS[change_type]
+    source_cues = cues_in(pair.window(neighbours), label)
+    if not source_cues or cues_in([pair.memory], label):
+        return None
+    return Change(change_type, change_type, message.format(cues=_quoted(source_cues)), excerpt(pair.memory),
+                  excerpt(pair.source), evidence(source_cues, "source", pair.lexicon_version))
+
+
+def check_polarity(pair: Pair, neighbours: int) -> Optional[Change]:
+    """A negation on one side only."""
+    source_cues = cues_in(pair.window(neighbours), "NEGATION")
+    memory_cues = cues_in([pair.memory], "NEGATION")
+    if bool(source_cues) == bool(memory_cues):
+        return None
+    if source_cues:
+        message = f"the source negates this claim ({_quoted(source_cues)}); the memory asserts it"
+        cues = evidence(source_cues, "source", pair.lexicon_version)
+    else:
+        message = f"the memory negates a claim the source asserts ({_quoted(memory_cues)})"
+        cues = evidence(memory_cues, "memory", pair.lexicon_version)
+    return Change("reversed_polarity", "reversed_polarity", message, excerpt(pair.memory), excerpt(pair.source), cues)
+
+
+def _value(q: Quantity) -> Dict[str, object]:
+    return {"value": q.value, "unit": q.unit, "surface": q.surface, "start_char": q.start_char, "end_char": q.end_char}
+
+
+def is_time(span: Span, quantity: Quantity) -> bool:
+    """Whether a quantity lies inside a TEMPORAL cue (a date or clock time, not a measured value)."""
+    return any(c.start_char < quantity.end_char and quantity.start_char < c.end_char
+               for c in cues_in([span], "TEMPORAL"))
+
+
+def check_values(pair: Pair, min_source_values: int) -> List[Change]:
+    """changed_value, changed_unit and dropped_values; introduced_value as a note.
+
+    Every number is compared (a changed year is a changed value), but numbers
+    inside a TEMPORAL cue do not count as the values a conclusion came from,
+    and a date the source never had is ``introduced_time``, not a value.
+    """
+    source_q, memory_q = quantities(pair.source), quantities(pair.memory)
+    source_values = [q for q in source_q if not is_time(pair.source, q)]
+    memory_values = [q for q in memory_q if not is_time(pair.memory, q)]
+    changes: List[Change] = []
+    if len(source_values) >= min_source_values and not memory_values:
+        changes.append(Change(
+            "dropped_values", "dropped_values",
+            f"the source gives the values ({', '.join(q.surface for q in source_values)}); "
+            "the memory keeps none of them",
+            excerpt(pair.memory), excerpt(pair.source), values={"source": [_value(q) for q in source_values]}))
+        return changes
+    for q in memory_q:
+        same = [s for s in source_q if same_value(s.value, q.value)]
+        if not source_q:
+            if q in memory_values:
+                changes.append(Change("introduced_value", "changed_value",
+                                      f"the memory gives {q.surface!r}, which the source sentence never had",
+                                      excerpt(pair.memory), excerpt(pair.source), values={"memory": _value(q)}))
+        elif not same:
+            changes.append(Change(
+                "changed_value", "changed_value",
+                f"the memory says {q.surface!r}; the source says {', '.join(repr(s.surface) for s in source_q)}",
+                excerpt(pair.memory), excerpt(pair.source),
+                values={"memory": _value(q), "source": [_value(s) for s in source_q]}))
+        elif q.has_unit and all(s.has_unit and s.unit != q.unit for s in same):
+            changes.append(Change(
+                "changed_unit", "changed_unit",
+                f"the memory keeps the value but says {q.unit} ({q.surface!r}) where the source says "
+                f"{same[0].unit} ({same[0].surface!r})",
+                excerpt(pair.memory), excerpt(pair.source), values={"memory": _value(q), "source": _value(same[0])}))
+    return changes
+
+
+def _is_absolute(cue: Span) -> bool:
+    """A date or clock time rather than a relative expression ("this morning", "currently")."""
+    return any(token.like_num for token in cue) or cue.id_ in {"temporal:month", "temporal:weekday"}
+
+
+def check_introduced_time(pair: Pair, neighbours: int) -> Optional[Change]:
+    """A date in the memory where the source had none: resolved from a relative expression, or invented."""
+    memory_dates = [c for c in cues_in([pair.memory], "TEMPORAL") if _is_absolute(c)]
+    source_cues = cues_in(pair.window(neighbours), "TEMPORAL")
+    if not memory_dates or any(_is_absolute(c) for c in source_cues):
+        return None
+    how = (f"resolved from the relative {_quoted(source_cues)}" if source_cues else "with no time in the source")
+    return Change("introduced_time", "dropped_temporal_scope",
+                  f"the memory gives the date {_quoted(memory_dates)}, {how}", excerpt(pair.memory),
+                  excerpt(pair.source), evidence(memory_dates, "memory", pair.lexicon_version) +
+                  evidence(source_cues, "source", pair.lexicon_version),
+                  values={"resolved_relative": bool(source_cues)})

@@ -1,0 +1,119 @@
+"""factwash_compare: the gate's settings in the pipeline config, and compare / pipe over pairs.
+
+The component does nothing to a single Doc (a comparison needs two); it holds
+the alignment threshold, the check windows and the enabled checks, so that
+``nlp.to_disk`` saves the whole gate, and it compares Docs the pipeline made
+(``compare``) or gates a stream of text pairs (``pipe_pairs``).
+"""
+
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from ..cues.extensions import LEXICON_VERSION_KEY
+from .align import align, sentences
+from .checks import (
+    PRESENCE_CHECKS,
+    Pair,
+    check_introduced_time,
+    check_polarity,
+    check_presence,
+    check_values,
+    excerpt,
+)
+from .policy import verdict
+from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Report
+
+DEFAULT_WINDOWS = {"HEDGE": 1, "CONDITIONAL": 1, "ATTRIBUTION": 0, "NEGATION": 0, "TEMPORAL": 0}
+DEFAULT_CONFIG = {
+    "threshold": 0.25,
+    "windows": DEFAULT_WINDOWS,
+    "min_source_values": 2,
+    "disabled": [],
+}
+
+
+class CompareComponent:
+    """Compare a memory Doc with its source Doc and gate it."""
+
+    def __init__(self, nlp: Language, name: str, *, threshold: float, windows: Dict[str, int],
+                 min_source_values: int, disabled: Sequence[str]) -> None:
+        unknown = set(disabled) - set(CHANGE_TYPES) - set(INFORMATIONAL_TYPES)
+        if unknown:
+            raise ValueError(f"{name}: unknown change types in 'disabled': {sorted(unknown)}")
+        missing = set(DEFAULT_WINDOWS) - set(windows)
+        if missing:
+            raise ValueError(f"{name}: 'windows' needs a width for {sorted(missing)}")
+        if not 0 < threshold <= 1:
+            raise ValueError(f"{name}: threshold must be in (0, 1], got {threshold}")
+        self.nlp = nlp
+        self.name = name
+        self.threshold = threshold
+        self.windows = dict(windows)
+        self.min_source_values = min_source_values
+        self.disabled = tuple(disabled)
+
+    def __call__(self, doc: Doc) -> Doc:
+        """A single Doc passes through unchanged: comparing needs a pair."""
+        return doc
+
+    def _changes(self, pair: Pair) -> List[Change]:
+        found: List[Optional[Change]] = []
+        for change_type, (label, _) in PRESENCE_CHECKS.items():
+            found.append(check_presence(change_type, pair, self.windows[label]))
+        found.append(check_polarity(pair, self.windows["NEGATION"]))
+        found.extend(check_values(pair, self.min_source_values))
+        found.append(check_introduced_time(pair, self.windows["TEMPORAL"]))
+        return [c for c in found if c is not None and c.type not in self.disabled]
+
+    def compare(self, source: Doc, memory: Doc) -> Report:
+        """Align every memory sentence, run the checks on aligned ones, and apply the verdict policy."""
+        version = memory.user_data.get(LEXICON_VERSION_KEY) or source.user_data.get(LEXICON_VERSION_KEY)
+        if version is None:
+            raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
+        source_sents, memory_sents = sentences(source), sentences(memory)
+        changes: List[Change] = []
+        uncheckable = []
+        for alignment in align(source_sents, memory_sents, self.threshold):
+            if alignment.source_index is None:
+                uncheckable.append(excerpt(alignment.memory))
+                continue
+            changes.extend(self._changes(Pair(alignment.memory, source_sents, alignment.source_index, version)))
+        verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
+        notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
+        empty = not any(token.is_alpha or token.like_num for token in memory)
+        return Report(
+            verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
+            verdict_changes, uncheckable, list(ALWAYS_NOT_CHECKED) + list(self.disabled), version, notes, empty,
+        )
+
+    def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
+        """spaCy's stream protocol: single Docs pass through unchanged (use ``pipe_pairs`` to gate)."""
+        yield from docs
+
+    def pipe_pairs(self, pairs: Iterable[Tuple[str, str]], *, batch_size: int = 256,
+                   n_process: int = 1) -> Iterator[Report]:
+        """Gate (source, memory) text pairs in batches; annotation may run in ``n_process`` processes.
+
+        (Named ``pipe_pairs`` because spaCy calls a component's ``pipe`` with its Doc stream.)
+        """
+        def texts() -> Iterator[Tuple[str, int]]:
+            for source, memory in pairs:
+                yield source, 0
+                yield memory, 1
+
+        pending: Optional[Doc] = None
+        for doc, side in self.nlp.pipe(texts(), as_tuples=True, batch_size=batch_size, n_process=n_process):
+            if side == 0:
+                pending = doc
+            else:
+                yield self.compare(pending, doc)
+
+
+@Language.factory("factwash_compare", default_config=DEFAULT_CONFIG)
+def make_compare(nlp: Language, name: str, threshold: float, windows: Dict[str, int], min_source_values: int,
+                 disabled: List[str]) -> CompareComponent:
+    """The gate, its settings from the config."""
+    return CompareComponent(nlp, name, threshold=threshold, windows=windows, min_source_values=min_source_values,
+                            disabled=disabled)

@@ -1,0 +1,18 @@
+"""The verdict, hard-coded (../shared/docs/interface.md): not scored, not configurable."""
+
+from typing import Iterable, Sequence
+
+REJECT = frozenset({"reversed_polarity", "changed_value", "dropped_values", "changed_unit"})
+REWRITE = frozenset({"dropped_attribution", "strengthened_certainty", "dropped_condition", "dropped_temporal_scope"})
+
+
+def verdict(change_types: Iterable[str], uncheckable: Sequence[object], empty_memory: bool = False) -> str:
+    """reject > rewrite > uncheckable > pass; an empty memory is uncheckable, never passed."""
+    types = set(change_types)
+    if types & REJECT:
+        return "reject"
+    if types & REWRITE:
+        return "rewrite"
+    if uncheckable or empty_memory:
+        return "uncheckable"
+    return "pass"

@@ -1,0 +1,62 @@
+"""Numbers and units in a sentence, found with quantulum3 only where spaCy sees a number.
+
+quantulum3 costs about a millisecond a call, so it runs only on spans that
+hold a token spaCy marks ``like_num`` (digits or number words).
+"""
+
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Tuple
+
+from spacy.tokens import Span
+
+DIMENSIONLESS = "dimensionless"
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A value with its unit, and where it stands in its text."""
+
+    value: float
+    unit: str
+    entity: str
+    surface: str
+    start_char: int
+    end_char: int
+
+    @property
+    def has_unit(self) -> bool:
+        return self.entity != DIMENSIONLESS
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    """quantulum3's parser, imported once (its optional classifier is not needed)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Classifier dependencies not installed")
+        from quantulum3 import parser
+    return parser
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int], ...]:
+    found = []
+    for quantity in _parser().parse(text):
+        found.append((float(quantity.value), quantity.unit.name, quantity.unit.entity.name, quantity.surface,
+                       quantity.span[0], quantity.span[1]))
+    return tuple(found)
+
+
+def quantities(span: Span) -> Tuple[Quantity, ...]:
+    """The quantities of a span, with offsets in its Doc's text; empty when it holds no number."""
+    if not any(token.like_num for token in span):
+        return ()
+    offset = span.start_char
+    return tuple(Quantity(v, unit, entity, surface, offset + s, offset + e)
+                 for v, unit, entity, surface, s, e in _parse(span.text))
+
+
+def same_value(a: float, b: float) -> bool:
+    """Equal up to float noise."""
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))

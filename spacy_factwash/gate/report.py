@@ -1,0 +1,89 @@
+"""What the gate reports: typed changes with evidence that points into both texts, and the verdict."""
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional
+
+CHANGE_TYPES = (
+    "dropped_attribution",
+    "strengthened_certainty",
+    "reversed_polarity",
+    "dropped_condition",
+    "dropped_temporal_scope",
+    "changed_value",
+    "dropped_values",
+    "changed_unit",
+)
+INFORMATIONAL_TYPES = ("introduced_time", "introduced_value")
+ALWAYS_NOT_CHECKED = ("broadened", "weakened")
+VERDICTS = ("pass", "rewrite", "reject", "uncheckable")
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """A piece of one text: its words and character offsets in that text."""
+
+    text: str
+    start_char: int
+    end_char: int
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A cue that fired, on which side, where, and from which lexicon entry and version."""
+
+    side: str  # "source" or "memory"
+    label: str
+    text: str
+    start_char: int
+    end_char: int
+    entry: str
+    lexicon_version: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing the memory did to a claim of the source, with the evidence for it."""
+
+    type: str
+    check: str
+    message: str
+    memory: Excerpt
+    source: Optional[Excerpt]
+    cues: List[Cue] = field(default_factory=list)
+    values: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    """The gate's answer for one (source, memory) pair."""
+
+    verdict: str
+    changes: List[Change]
+    uncheckable: List[Excerpt]
+    not_checked: List[str]
+    lexicon_version: str
+    notes: List[Change] = field(default_factory=list)
+    empty_memory: bool = False
+
+    def to_dict(self) -> Dict[str, Any]:
+        """A JSON-safe dict with every field."""
+        return asdict(self)
+
+    def __str__(self) -> str:
+        lines = [f"verdict: {self.verdict}  (lexicon {self.lexicon_version})"]
+        if self.empty_memory:
+            lines.append("  the memory is empty: nothing could be checked")
+        for change in self.changes:
+            lines.append(f"  {change.type}: {change.message}")
+            lines.append(f"    memory [{change.memory.start_char}:{change.memory.end_char}] {change.memory.text!r}")
+            if change.source is not None:
+                lines.append(f"    source [{change.source.start_char}:{change.source.end_char}] {change.source.text!r}")
+            for cue in change.cues:
+                lines.append(f"    {cue.side} cue {cue.text!r} [{cue.start_char}:{cue.end_char}] {cue.entry}")
+        for excerpt in self.uncheckable:
+            lines.append(f"  uncheckable: memory [{excerpt.start_char}:{excerpt.end_char}] {excerpt.text!r} "
+                         "aligns to no source sentence")
+        for note in self.notes:
+            lines.append(f"  note ({note.type}): {note.message}")
+        lines.append(f"  not checked: {', '.join(self.not_checked)}")
+        return "\n".join(lines)

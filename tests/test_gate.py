@@ -1,0 +1,196 @@
+"""The gate: alignment, the seven checks and unit drift, evidence, verdict policy, the component."""
+
+import json
+
+import pytest
+import spacy
+
+import spacy_factwash
+from spacy_factwash import check, inspect
+from spacy_factwash.gate.policy import verdict
+
+
+def types(report):
+    return sorted(change.type for change in report.changes)
+
+
+@pytest.mark.parametrize(
+    "source,memory,expected",
+    [
+        ("Someone said Alice was promoted.", "Alice was promoted.", ["dropped_attribution"]),
+        ("Rumor has it the office will close.", "The office will close.", ["dropped_attribution"]),
+        ("Alice might get admin access.", "Alice will get admin access.", ["strengthened_certainty"]),
+        ("I think the meeting moved to Friday.", "The meeting moved to Friday.", ["strengthened_certainty"]),
+        ("Bob did not approve the budget.", "Bob approved the budget.", ["reversed_polarity"]),
+        ("Bob approved the budget.", "Bob never approved the budget.", ["reversed_polarity"]),
+        ("Access is granted if the audit passes.", "Access is granted.", ["dropped_condition"]),
+        ("As of Monday, Alice leads the team.", "Alice leads the team.", ["dropped_temporal_scope"]),
+        ("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes.", ["changed_value"]),
+        ("Retention is 90 days.", "Retention is 30 days.", ["changed_value"]),
+        ("Revenue was 2.4 million against costs of 1.8 million, a margin of 25%.", "The margin was healthy.",
+         ["dropped_values"]),
+        ("Revenue was 1.2 million dollars.", "Revenue was 1.2 million euros.", ["changed_unit"]),
+        ("The disk holds 5 GB.", "The disk holds 5 MB.", ["changed_unit"]),
+    ],
+)
+def test_each_change_type_is_found(source, memory, expected):
+    assert types(inspect(source, memory)) == expected
+
+
+@pytest.mark.parametrize(
+    "source,memory",
+    [
+        ("Alice said the deploy failed.", "According to Alice, the deploy failed."),
+        ("The deploy might fail.", "The deploy may fail."),
+        ("Bob did not approve the budget.", "Bob didn't approve the budget."),
+        ("Bob never approved the budget.", "Bob has not approved the budget."),
+        ("If the audit passes, access is granted.", "Access is granted if the audit passes."),
+        ("As of Monday, Alice leads the team.", "Alice leads the team as of Monday."),
+        ("Revenue was 1.2 million dollars.", "Revenue was $1.2 million."),
+        ("The cluster has 4,500 nodes.", "The cluster has 4500 nodes."),
+        ("Alice leads the platform team.", "Alice leads the platform team."),
+    ],
+)
+def test_paraphrases_that_keep_the_class_pass(source, memory):
+    report = inspect(source, memory)
+    assert report.verdict == "pass", str(report)
+
+
+def test_the_issue_example_is_hearsay_turned_into_fact():
+    report = inspect("Someone said Alice was promoted this morning.", "Alice was promoted to admin.")
+    assert report.verdict == "rewrite"
+    assert types(report) == ["dropped_attribution", "dropped_temporal_scope"]
+
+
+def test_evidence_points_into_both_texts():
+    source, memory = "In the chat, someone said Alice was promoted.", "Alice was promoted."
+    report = inspect(source, memory)
+    [change] = report.changes
+    assert source[change.source.start_char:change.source.end_char] == change.source.text
+    assert memory[change.memory.start_char:change.memory.end_char] == change.memory.text
+    [cue] = change.cues
+    assert cue.side == "source" and source[cue.start_char:cue.end_char] == "said"
+    assert cue.entry == "attribution:say" and cue.lexicon_version == report.lexicon_version
+    assert change.message
+
+
+def test_a_hedge_in_the_next_sentence_still_counts_but_a_negation_does_not():
+    hedged = inspect("Alice has admin. Not sure though.", "Alice has admin.")
+    assert "strengthened_certainty" in types(hedged)
+    negated = inspect("Alice has admin. Bob does not.", "Alice has admin.")
+    assert "reversed_polarity" not in types(negated)
+
+
+def test_a_sentence_that_aligns_to_nothing_is_uncheckable_never_pass():
+    report = inspect("The meeting is on Monday.", "Bananas are yellow.")
+    assert report.verdict == "uncheckable" and [u.text for u in report.uncheckable] == ["Bananas are yellow."]
+
+
+def test_one_unaligned_sentence_makes_an_otherwise_clean_memory_uncheckable():
+    report = inspect("Alice leads the team.", "Alice leads the team. Bananas are yellow.")
+    assert report.verdict == "uncheckable" and len(report.uncheckable) == 1
+
+
+@pytest.mark.parametrize("memory", ["", "   ", "\n\t"])
+def test_an_empty_memory_is_uncheckable(memory):
+    report = inspect("Alice said the deploy failed.", memory)
+    assert report.verdict == "uncheckable" and report.empty_memory
+
+
+def test_an_empty_source_leaves_every_memory_sentence_uncheckable():
+    assert check("", "Alice leads the team.") == "uncheckable"
+
+
+def test_identical_texts_pass():
+    text = "Someone said Alice might not get access if the audit fails, as of Monday."
+    assert check(text, text) == "pass"
+
+
+@pytest.mark.parametrize("bad", [None, 42, b"bytes", ["a list"]])
+def test_non_string_input_is_a_clear_error(bad):
+    with pytest.raises(TypeError, match="must be a str"):
+        inspect(bad, "Alice leads the team.")
+    with pytest.raises(TypeError, match="must be a str"):
+        inspect("Alice leads the team.", bad)
+
+
+def test_markup_control_characters_and_other_languages_get_a_verdict():
+    for source, memory in [
+        ("<p>Alice <b>said</b> it failed.</p>", "<p>It failed.</p>"),
+        ("Alice said it failed.\x00\x07", "It failed.\x1b"),
+        ("Der Server ist ausgefallen.", "Der Server ist ausgefallen."),
+    ]:
+        assert check(source, memory) in {"pass", "rewrite", "reject", "uncheckable"}
+
+
+def test_a_one_megabyte_source_is_gated():
+    source = "The assay ran on the cluster. " * 35_000 + "Someone said the cluster failed."
+    assert len(source) > 1_000_000
+    assert check(source, "The cluster failed.") == "rewrite"
+
+
+def test_not_checked_is_always_declared():
+    report = inspect("Alice leads the team.", "Alice leads the team.")
+    assert {"broadened", "weakened"} <= set(report.not_checked)
+
+
+def test_report_is_json_safe_and_prints():
+    report = inspect("Someone said Alice was promoted this morning.", "Alice was promoted to admin.")
+    data = json.loads(json.dumps(report.to_dict()))
+    assert data["verdict"] == "rewrite" and {c["type"] for c in data["changes"]} == {
+        "dropped_attribution", "dropped_temporal_scope"}
+    assert "dropped_attribution" in str(report) and "not checked: broadened, weakened" in str(report)
+
+
+def test_introduced_date_is_a_note_that_says_whether_it_was_resolved():
+    resolved = inspect("We met this morning.", "We met on 3 March 2026.")
+    invented = inspect("We met.", "We met on 3 March 2026.")
+    assert resolved.verdict == invented.verdict == "pass"
+    assert [n.values["resolved_relative"] for n in resolved.notes if n.type == "introduced_time"] == [True]
+    assert [n.values["resolved_relative"] for n in invented.notes if n.type == "introduced_time"] == [False]
+
+
+@pytest.mark.parametrize(
+    "types_found,uncheckable,expected",
+    [
+        (["dropped_attribution", "changed_value"], [], "reject"),
+        (["dropped_condition"], ["x"], "rewrite"),
+        ([], ["x"], "uncheckable"),
+        ([], [], "pass"),
+        (["changed_unit"], [], "reject"),
+        (["dropped_temporal_scope"], [], "rewrite"),
+    ],
+)
+def test_verdict_policy(types_found, uncheckable, expected):
+    assert verdict(types_found, uncheckable) == expected
+
+
+def test_disabled_checks_are_declared_as_not_checked():
+    nlp = spacy_factwash.load()
+    nlp.remove_pipe("factwash_compare")
+    gate = nlp.add_pipe("factwash_compare", config={"disabled": ["dropped_temporal_scope"]})
+    report = gate.compare(nlp("As of Monday, Alice leads the team."), nlp("Alice leads the team."))
+    assert report.verdict == "pass" and "dropped_temporal_scope" in report.not_checked
+
+
+def test_a_bad_gate_config_is_refused():
+    nlp = spacy.blank("en")
+    with pytest.raises(ValueError, match="unknown change types"):
+        nlp.add_pipe("factwash_compare", config={"disabled": ["nonsense"]})
+
+
+def test_gate_settings_survive_to_disk(tmp_path):
+    nlp = spacy_factwash.load()
+    nlp.remove_pipe("factwash_compare")
+    nlp.add_pipe("factwash_compare", config={"threshold": 0.6})
+    nlp.to_disk(tmp_path / "gate")
+    assert spacy.load(tmp_path / "gate").get_pipe("factwash_compare").threshold == 0.6
+
+
+def test_pipe_pairs_in_two_processes_matches_inspect():
+    pairs = [("Someone said Alice was promoted.", "Alice was promoted."),
+             ("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes."),
+             ("Alice leads the team.", "Alice leads the team.")] * 3
+    gate = spacy_factwash.default_pipeline().get_pipe("factwash_compare")
+    reports = list(gate.pipe_pairs(pairs, batch_size=2, n_process=2))
+    assert [r.to_dict() for r in reports] == [inspect(s, m).to_dict() for s, m in pairs]

@@ -109,6 +109,78 @@ def annotate(
     typer.echo(f"wrote {written} records to {output_path} ({empty} empty texts, {bad} bad lines skipped)", err=True)
 
 
+VERDICT_EXIT_CODES = {"pass": 0, "uncheckable": 3, "rewrite": 4, "reject": 5}
+
+
+def _text_or_file(value: str) -> str:
+    """The argument's text, or the contents of the file it names."""
+    path = Path(value)
+    try:
+        if len(value) < 4096 and path.is_file():
+            return path.read_text(encoding="utf8")
+    except (OSError, UnicodeDecodeError) as err:
+        _fail(f"{value}: cannot read ({err})")
+    return value
+
+
+@app.command("check")
+def check_command(
+    source: str = typer.Option(..., "--source", help="The source: a file path, or the text itself."),
+    memory: str = typer.Option(..., "--memory", help="The rewrite (memory): a file path, or the text itself."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Gate one rewrite against its source and print the report.
+
+    Exit status: 0 pass, 3 uncheckable, 4 rewrite, 5 reject; 1 for an input error, 2 for a usage error.
+    """
+    import json
+
+    from .pipeline import inspect
+
+    report = inspect(_text_or_file(source), _text_or_file(memory))
+    typer.echo(json.dumps(report.to_dict(), ensure_ascii=False) if as_json else str(report))
+    raise typer.Exit(VERDICT_EXIT_CODES[report.verdict])
+
+
+@app.command()
+def gate(
+    input_path: Path = typer.Argument(..., help='A JSONL file with {"id", "source", "memory"} a line.'),
+    output_path: Path = typer.Argument(..., help="Where to write one report per line (JSONL)."),
+    n_process: int = typer.Option(1, "--n-process", min=1, help="Worker processes for annotation."),
+    batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
+    skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines", help="Skip and count unusable lines instead of stopping."),
+) -> None:
+    """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end."""
+    import json
+    from collections import Counter
+
+    from .pipeline import default_pipeline
+    from .stream import read_pairs
+
+    if not input_path.is_file():
+        _fail(f"{input_path}: no such file")
+    compare = default_pipeline().get_pipe("factwash_compare")
+    verdicts: Counter = Counter()
+    change_types: Counter = Counter()
+    bad = 0
+    items = (((line.source, line.memory), line) for line in read_pairs(input_path))
+    with output_path.open("w", encoding="utf8") as out:
+        results = compare.pipe_pairs(items, batch_size=batch_size, n_process=n_process, as_tuples=True)
+        for report, line in tqdm(results, unit=" pairs", desc="gate", disable=None):
+            if line.error is not None:
+                if not skip_bad_lines:
+                    out.flush()
+                    _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
+                bad += 1
+                continue
+            verdicts[report.verdict] += 1
+            change_types.update(change.type for change in report.changes)
+            out.write(json.dumps({"line": line.number, "id": line.id, **report.to_dict()}, ensure_ascii=False) + "\n")
+    typer.echo(f"gated {sum(verdicts.values())} pairs ({bad} bad lines skipped)", err=True)
+    typer.echo("verdicts: " + ", ".join(f"{v} {verdicts[v]}" for v in VERDICT_EXIT_CODES), err=True)
+    typer.echo("changes: " + (", ".join(f"{t} {n}" for t, n in change_types.most_common()) or "none"), err=True)
+
+
 @app.command("bench-speed")
 def bench_speed(
     corpus: Optional[Path] = typer.Option(
@@ -234,8 +306,8 @@ def evaluate(
     typer.echo(table)
 
 
-@app.command()
-def report(
+@app.command("readme-table")
+def readme_table(
     table: Path = typer.Option(Path("training/metrics/table-test.md"), "--table", help="A table written by evaluate."),
     readme: Path = typer.Option(Path("README.md"), "--readme", help="The README whose held-out table to replace."),
 ) -> None:

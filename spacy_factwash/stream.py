@@ -52,21 +52,60 @@ def read_inputs(path: Path, max_length: Optional[int] = None) -> Iterator[InputL
             yield item
 
 
-def _parse_jsonl(number: int, line: str) -> InputLine:
-    """One JSONL line as an InputLine, or a bad line saying what is wrong."""
+def _json_object(line: str) -> Tuple[Optional[dict], Optional[str]]:
+    """A JSONL line's object, or why the line is not one."""
     if not line.strip():
-        return InputLine(number, error="blank line, expected a JSON object")
+        return None, "blank line, expected a JSON object"
     try:
         record = json.loads(line)
     except json.JSONDecodeError as err:
-        return InputLine(number, error=f"malformed JSON ({err.msg} at column {err.colno})")
+        return None, f"malformed JSON ({err.msg} at column {err.colno})"
     if not isinstance(record, dict):
-        return InputLine(number, error=f"expected a JSON object, got {type(record).__name__}")
+        return None, f"expected a JSON object, got {type(record).__name__}"
+    return record, None
+
+
+def _parse_jsonl(number: int, line: str) -> InputLine:
+    """One JSONL line as an InputLine, or a bad line saying what is wrong."""
+    record, error = _json_object(line)
+    if record is None:
+        return InputLine(number, error=error)
     text = record.get("text")
     if not isinstance(text, str):
         got = "no 'text' field" if "text" not in record else f"'text' is {type(text).__name__}, not a string"
         return InputLine(number, id=record.get("id"), error=got)
     return InputLine(number, text, record.get("id"))
+
+
+@dataclass(frozen=True)
+class PairLine:
+    """One line of a pairs file: its number, id, source and memory, or why it is unusable."""
+
+    number: int
+    id: Any = None
+    source: str = ""
+    memory: str = ""
+    error: Optional[str] = None
+
+
+def read_pairs(path: Path) -> Iterator[PairLine]:
+    """Yield the ``{"id", "source", "memory"}`` lines of a JSONL file one at a time."""
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf8").rstrip("\r\n")
+            except UnicodeDecodeError as err:
+                yield PairLine(number, error=f"not UTF-8 ({err.reason} at byte {err.start})")
+                continue
+            record, error = _json_object(line)
+            if record is None:
+                yield PairLine(number, error=error)
+                continue
+            bad = [key for key in ("source", "memory") if not isinstance(record.get(key), str)]
+            if bad:
+                yield PairLine(number, record.get("id"), error=f"{' and '.join(bad)} missing or not a string")
+                continue
+            yield PairLine(number, record.get("id"), record["source"], record["memory"])
 
 
 def annotate_lines(

@@ -25,7 +25,7 @@ def read_jsonl(path):
 def test_python_m_lists_the_commands():
     result = subprocess.run([sys.executable, "-m", "spacy_factwash", "--help"], capture_output=True, text=True)
     assert result.returncode == 0
-    for command in ["annotate", "cues", "bench-speed", "freeze-lexicons"]:
+    for command in ["annotate", "cues", "check", "gate", "bench-speed", "freeze-lexicons", "evaluate", "mine"]:
         assert command in result.stdout
 
 
@@ -155,3 +155,60 @@ def test_freeze_lexicons_reports_a_broken_file(tmp_path):
         handle.write("{oops\n")
     result = run("freeze-lexicons", folder, "--version", "0.2.0")
     assert result.exit_code == 1 and "hedge.jsonl" in result.output and "invalid JSON" in result.output
+
+
+@pytest.mark.parametrize(
+    "source,memory,code",
+    [
+        ("Alice leads the team.", "Alice leads the team.", 0),
+        ("The meeting is on Monday.", "Bananas are yellow.", 3),
+        ("Someone said Alice was promoted.", "Alice was promoted.", 4),
+        ("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes.", 5),
+    ],
+)
+def test_check_exit_status_says_the_verdict(source, memory, code):
+    result = run("check", "--source", source, "--memory", memory)
+    assert result.exit_code == code, result.output
+    assert result.output.startswith("verdict: ")
+
+
+def test_check_reads_files_and_prints_json(tmp_path):
+    (tmp_path / "source.txt").write_text("Someone said Alice was promoted.", encoding="utf8")
+    (tmp_path / "memory.txt").write_text("Alice was promoted.", encoding="utf8")
+    result = run("check", "--source", tmp_path / "source.txt", "--memory", tmp_path / "memory.txt", "--json")
+    assert result.exit_code == 4 and json.loads(result.output)["verdict"] == "rewrite"
+
+
+def _pairs_file(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(
+        '{"id": 1, "source": "Someone said Alice was promoted.", "memory": "Alice was promoted."}\n'
+        '{"id": 2, "source": "Alice leads the team."\n'
+        '{"id": 3, "source": "Alice leads the team.", "memory": 7}\n'
+        '{"id": 4, "source": "The cluster has 4,500 nodes.", "memory": "The cluster has 5,400 nodes."}\n',
+        encoding="utf8",
+    )
+    return path
+
+
+def test_gate_stops_at_a_malformed_line_and_keeps_earlier_reports(tmp_path):
+    result = run("gate", _pairs_file(tmp_path), tmp_path / "out.jsonl")
+    assert result.exit_code == 1 and "pairs.jsonl:2: malformed JSON" in result.output
+    assert [r["id"] for r in read_jsonl(tmp_path / "out.jsonl")] == [1]
+
+
+def test_gate_skips_and_counts_bad_lines_and_summarises(tmp_path):
+    result = run("gate", _pairs_file(tmp_path), tmp_path / "out.jsonl", "--skip-bad-lines")
+    assert result.exit_code == 0, result.output
+    records = read_jsonl(tmp_path / "out.jsonl")
+    assert [(r["id"], r["verdict"]) for r in records] == [(1, "rewrite"), (4, "reject")]
+    assert "2 bad lines skipped" in result.output
+    assert "verdicts: pass 0, uncheckable 0, rewrite 1, reject 1" in result.output
+    assert "dropped_attribution 1" in result.output and "changed_value 1" in result.output
+
+
+def test_gate_names_a_pair_without_a_string_memory(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"id": 3, "source": "Alice leads the team.", "memory": 7}\n', encoding="utf8")
+    result = run("gate", path, tmp_path / "out.jsonl")
+    assert result.exit_code == 1 and ":1: memory missing or not a string" in result.output

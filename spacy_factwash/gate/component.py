@@ -92,23 +92,27 @@ class CompareComponent:
         """spaCy's stream protocol: single Docs pass through unchanged (use ``pipe_pairs`` to gate)."""
         yield from docs
 
-    def pipe_pairs(self, pairs: Iterable[Tuple[str, str]], *, batch_size: int = 256,
-                   n_process: int = 1) -> Iterator[Report]:
+    def pipe_pairs(self, pairs: Iterable, *, batch_size: int = 256, n_process: int = 1,
+                   as_tuples: bool = False) -> Iterator:
         """Gate (source, memory) text pairs in batches; annotation may run in ``n_process`` processes.
 
+        With ``as_tuples``, items are ((source, memory), context) and results (report, context).
         (Named ``pipe_pairs`` because spaCy calls a component's ``pipe`` with its Doc stream.)
         """
-        def texts() -> Iterator[Tuple[str, int]]:
-            for source, memory in pairs:
-                yield source, 0
-                yield memory, 1
+        def texts() -> Iterator[Tuple[str, Tuple[int, object]]]:
+            for item in pairs:
+                (source, memory), context = item if as_tuples else (item, None)
+                yield source, (0, None)
+                yield memory, (1, context)
 
         pending: Optional[Doc] = None
-        for doc, side in self.nlp.pipe(texts(), as_tuples=True, batch_size=batch_size, n_process=n_process):
+        for doc, (side, context) in self.nlp.pipe(texts(), as_tuples=True, batch_size=batch_size,
+                                                  n_process=n_process):
             if side == 0:
                 pending = doc
-            else:
-                yield self.compare(pending, doc)
+                continue
+            report = self.compare(pending, doc)
+            yield (report, context) if as_tuples else report
 
 
 @Language.factory("factwash_compare", default_config=DEFAULT_CONFIG)

@@ -322,6 +322,25 @@ def readme_table(
     typer.echo(f"{readme}: held-out table replaced from {table}")
 
 
+@app.command("gate-sets")
+def gate_sets(
+    folder: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the pair sets."),
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+) -> None:
+    """Score the gate on the written should-pass and flagging pair sets (per-type P/R, verdict confusion)."""
+    from .evaluation.gate_sets import markdown_table, score_sets
+    from .evaluation.readme import GATE, TableMissing, replace_table
+    from .pipeline import default_pipeline
+
+    table = markdown_table(score_sets(folder, default_pipeline().get_pipe("factwash_compare")))
+    typer.echo(table)
+    if readme is not None:
+        try:
+            readme.write_text(replace_table(readme.read_text(encoding="utf8"), table, GATE), encoding="utf8")
+        except (OSError, TableMissing) as err:
+            _fail(str(err))
+
+
 @app.command("freeze-lexicons")
 def freeze_lexicons(
     folder: Path = typer.Argument(..., help="The lexicon folder to freeze (holds the class .jsonl files)."),

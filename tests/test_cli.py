@@ -212,3 +212,12 @@ def test_gate_names_a_pair_without_a_string_memory(tmp_path):
     path.write_text('{"id": 3, "source": "Alice leads the team.", "memory": 7}\n', encoding="utf8")
     result = run("gate", path, tmp_path / "out.jsonl")
     assert result.exit_code == 1 and ":1: memory missing or not a string" in result.output
+
+
+def test_readme_cues_example_is_what_the_command_prints():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf8")
+    text = "Someone said Alice might not get admin access if the audit fails, as of Monday."
+    shown = readme.split(f'cues "{text}"\n```\n\n```\n', 1)[1].split("```", 1)[0]
+    assert run("cues", text).output == shown

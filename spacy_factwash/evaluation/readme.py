@@ -1,6 +1,7 @@
-"""Keeping the README's held-out table tethered to a measurement.
+"""Keeping the README's measured tables tethered to a measurement.
 
-The README holds the table between two markers. ``replace_table`` writes a
+The README holds each table between two markers named for it
+(``<!-- factwash:heldout-table:start -->`` ...). ``replace_table`` writes a
 freshly measured table there; ``table_drift`` compares the README's table
 with a measured one cell by cell and names every figure that differs, so a
 test fails with the row, column and both values.
@@ -9,60 +10,89 @@ test fails with the row, column and both values.
 import re
 from typing import Dict, List, Tuple
 
-START = "<!-- factwash:heldout-table:start -->"
-END = "<!-- factwash:heldout-table:end -->"
+HELDOUT = "heldout-table"
+GATE = "gate-table"
+
+
+def _markers(name: str):
+    return f"<!-- factwash:{name}:start -->", f"<!-- factwash:{name}:end -->"
 
 
 class TableMissing(ValueError):
     """The README has no held-out table between the markers."""
 
 
-def extract_table(readme: str) -> str:
-    """The text between the markers."""
-    match = re.search(re.escape(START) + r"\n(.*?)" + re.escape(END), readme, flags=re.S)
+def extract_table(readme: str, name: str = HELDOUT) -> str:
+    """The text between the markers of table ``name``."""
+    start, end = _markers(name)
+    match = re.search(re.escape(start) + r"\n(.*?)" + re.escape(end), readme, flags=re.S)
     if match is None:
-        raise TableMissing(f"README has no block between {START} and {END}")
+        raise TableMissing(f"README has no block between {start} and {end}")
     return match.group(1)
 
 
-def replace_table(readme: str, table: str) -> str:
-    """The README with its table block replaced by ``table``."""
-    extract_table(readme)
-    return re.sub(re.escape(START) + r"\n.*?" + re.escape(END),
-                  lambda _: f"{START}\n{table}{END}", readme, count=1, flags=re.S)
+def replace_table(readme: str, table: str, name: str = HELDOUT) -> str:
+    """The README with the block of table ``name`` replaced by ``table``."""
+    extract_table(readme, name)
+    start, end = _markers(name)
+    return re.sub(re.escape(start) + r"\n.*?" + re.escape(end),
+                  lambda _: f"{start}\n{table}{end}", readme, count=1, flags=re.S)
 
 
-def _cells(table: str) -> Tuple[List[str], Dict[Tuple[str, str], List[str]], List[str]]:
-    """Header cells, the rows keyed by (corpus, class), and the non-table lines."""
-    header: List[str] = []
-    rows: Dict[Tuple[str, str], List[str]] = {}
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
+
+
+def _split(line: str) -> List[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _cells(table: str) -> Tuple[Dict[Tuple[str, ...], Dict[str, str]], List[str]]:
+    """Every row keyed by its leading non-numeric cells, as {column: cell}; and the lines outside tables.
+
+    A table row directly followed by a separator row is a header; the rows
+    under it are read with its column names.
+    """
+    lines = table.splitlines()
+    rows: Dict[Tuple[str, ...], Dict[str, str]] = {}
     prose: List[str] = []
-    for line in table.splitlines():
+    header: List[str] = []
+    for index, line in enumerate(lines):
         if not line.startswith("|"):
             prose.append(line.strip())
             continue
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if not header:
+        cells = _split(line)
+        if set("".join(cells)) <= set("-:"):
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if following.startswith("|") and set("".join(_split(following))) <= set("-:"):
             header = cells
-        elif not set("".join(cells)) <= set("-:"):
-            rows[(cells[0], cells[1])] = cells
-    return header, rows, prose
+            continue
+        width = next((i for i, cell in enumerate(cells) if _is_number(cell)), len(cells))
+        rows[tuple(cells[:max(width, 1)])] = dict(zip(header, cells))
+    return rows, prose
 
 
 def table_drift(readme_table: str, measured_table: str) -> List[str]:
     """Every difference between the README's table and the measured one, named."""
-    header, written, written_prose = _cells(readme_table)
-    _, measured, measured_prose = _cells(measured_table)
+    written, written_prose = _cells(readme_table)
+    measured, measured_prose = _cells(measured_table)
     drift = []
     if written_prose != measured_prose:
         drift.append(f"caption differs: README {' '.join(written_prose)!r} vs measured {' '.join(measured_prose)!r}")
     for key in sorted(set(written) | set(measured)):
+        name = " / ".join(key)
         if key not in measured:
-            drift.append(f"row {key[0]} / {key[1]} is in the README but was not measured")
+            drift.append(f"row {name} is in the README but was not measured")
         elif key not in written:
-            drift.append(f"row {key[0]} / {key[1]} was measured but is not in the README")
+            drift.append(f"row {name} was measured but is not in the README")
         else:
-            for column, old, new in zip(header, written[key], measured[key]):
+            for column, new in measured[key].items():
+                old = written[key].get(column)
                 if old != new:
-                    drift.append(f"{key[0]} / {key[1]} / {column}: README says {old}, measured {new}")
+                    drift.append(f"{name} / {column}: README says {old}, measured {new}")
     return drift

@@ -1,0 +1,48 @@
+"""The gate on the written pair sets: the README's gate table is the measurement, and its guard fires."""
+
+from pathlib import Path
+
+import pytest
+
+from spacy_factwash import default_pipeline
+from spacy_factwash.evaluation.gate_sets import SETS, markdown_table, read_set, score_sets
+from spacy_factwash.evaluation.readme import GATE, extract_table, replace_table, table_drift
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS_DIR = ROOT / "training" / "gate_sets"
+
+
+@pytest.fixture(scope="module")
+def measured():
+    return score_sets(SETS_DIR, default_pipeline().get_pipe("factwash_compare"))
+
+
+def test_sets_are_as_large_as_promised():
+    assert len(read_set(SETS_DIR / "should_pass.jsonl")) >= 80
+    flagging = read_set(SETS_DIR / "flagging.jsonl")
+    assert len(flagging) >= 60
+    from spacy_factwash.gate.report import CHANGE_TYPES
+
+    assert set(CHANGE_TYPES) <= {t for pair in flagging for t in pair["expect"]}
+
+
+def test_readme_gate_table_is_the_measured_table(measured):
+    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), GATE), markdown_table(measured))
+    assert drift == [], "README gate table drifted from the measurement:\n" + "\n".join(drift)
+
+
+def test_gate_table_guard_names_a_perturbed_figure(measured):
+    table = markdown_table(measured)
+    row = next(line for line in table.splitlines() if line.startswith("| changed_value |"))
+    cells = row.split("|")
+    cells[2] = " 999 "  # the TP column
+    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"), table.replace(row, "|".join(cells)), GATE)
+    drift = table_drift(extract_table(readme, GATE), table)
+    assert len(drift) == 1 and drift[0].startswith("changed_value / TP: README says 999, measured")
+
+
+def test_a_malformed_set_line_is_named(tmp_path):
+    (tmp_path / "should_pass.jsonl").write_text('{"id": "x", "source": "a", "memory": "b", "expect": ["nope"]}\n')
+    with pytest.raises(ValueError, match=r"should_pass\.jsonl:1"):
+        read_set(tmp_path / "should_pass.jsonl")
+    assert SETS == ("should_pass", "flagging")

@@ -36,6 +36,16 @@ def _corpora_root(corpora: Optional[Path]) -> Path:
     return corpora
 
 
+def _write_readme_table(readme: Path, table: str, name: str) -> None:
+    """Replace the README's block for table ``name`` with ``table``; a clear error when it cannot."""
+    from .evaluation.readme import TableMissing, replace_table
+
+    try:
+        readme.write_text(replace_table(readme.read_text(encoding="utf8"), table, name), encoding="utf8")
+    except (OSError, TableMissing) as err:
+        _fail(str(err))
+
+
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
 SPLITS_OPTION = typer.Option(Path("training/splits"), "--splits", help="The committed split files.")
 
@@ -312,13 +322,11 @@ def readme_table(
     readme: Path = typer.Option(Path("README.md"), "--readme", help="The README whose held-out table to replace."),
 ) -> None:
     """Write the measured held-out table into the README, between its markers."""
-    from .evaluation.readme import TableMissing, replace_table
+    from .evaluation.readme import HELDOUT
 
-    try:
-        readme.write_text(replace_table(readme.read_text(encoding="utf8"), table.read_text(encoding="utf8")),
-                          encoding="utf8")
-    except (OSError, TableMissing) as err:
-        _fail(str(err))
+    if not table.is_file():
+        _fail(f"{table}: no such file (run evaluate first)")
+    _write_readme_table(readme, table.read_text(encoding="utf8"), HELDOUT)
     typer.echo(f"{readme}: held-out table replaced from {table}")
 
 
@@ -329,16 +337,34 @@ def gate_sets(
 ) -> None:
     """Score the gate on the written should-pass and flagging pair sets (per-type P/R, verdict confusion)."""
     from .evaluation.gate_sets import markdown_table, score_sets
-    from .evaluation.readme import GATE, TableMissing, replace_table
+    from .evaluation.readme import GATE
     from .pipeline import default_pipeline
 
     table = markdown_table(score_sets(folder, default_pipeline().get_pipe("factwash_compare")))
     typer.echo(table)
     if readme is not None:
-        try:
-            readme.write_text(replace_table(readme.read_text(encoding="utf8"), table, GATE), encoding="utf8")
-        except (OSError, TableMissing) as err:
-            _fail(str(err))
+        _write_readme_table(readme, table, GATE)
+
+
+@app.command("gate-eval")
+def gate_eval(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+) -> None:
+    """Score the whole gate on pairs built from the corpora's test-half annotation."""
+    from .evaluation.evaluate import evaluation_pipeline
+    from .evaluation.gate_pairs import build_pairs, markdown_table, score_pairs
+    from .evaluation.readme import GATE_CORPUS
+    from .pipeline import default_pipeline
+
+    nlp = evaluation_pipeline()
+    pairs = build_pairs(_corpora_root(corpora), splits, nlp)
+    result = score_pairs(pairs, default_pipeline().get_pipe("factwash_compare"))
+    table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version)
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, GATE_CORPUS)
 
 
 @app.command("freeze-lexicons")

@@ -12,6 +12,7 @@ from typing import Dict, List, Tuple
 
 HELDOUT = "heldout-table"
 GATE = "gate-table"
+GATE_CORPUS = "gate-corpus-table"
 
 
 def _markers(name: str):

@@ -1,0 +1,48 @@
+"""The gate on pairs built from the corpora: how pairs are made, and the README table's guard."""
+
+from pathlib import Path
+
+import pytest
+import spacy
+
+from spacy_factwash import default_pipeline
+from spacy_factwash.evaluation.evaluate import evaluation_pipeline
+from spacy_factwash.evaluation.gate_pairs import build_pairs, markdown_table, removal_pairs, score_pairs
+from spacy_factwash.evaluation.gold import GoldSpan, GoldText, to_doc
+from spacy_factwash.evaluation.readme import GATE_CORPUS, extract_table, replace_table, table_drift
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def measured_table(corpora):
+    nlp = evaluation_pipeline()
+    result = score_pairs(build_pairs(corpora, ROOT / "training" / "splits", nlp),
+                         default_pipeline().get_pipe("factwash_compare"))
+    return markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version)
+
+
+def test_drop_removes_the_gold_cue_and_control_spares_every_cue():
+    nlp = evaluation_pipeline()
+    text = "These genes may play a role in 3 cell lines, but not in others."
+    item = GoldText("bioscope", "abstracts", "d", "u", text, [GoldSpan(12, 15, "HEDGE")])
+    doc = next(nlp.pipe([to_doc(nlp, item)]))
+    drop, control = list(removal_pairs(doc, "bioscope", "HEDGE"))
+    assert drop.memory == "These genes play a role in 3 cell lines, but not in others."
+    assert control.kind == "control"
+    assert control.memory == "These genes may play a role in 3 cell lines, but not in ."  # one word, no cue, no number
+
+
+def test_readme_gate_corpus_table_is_the_measured_table(measured_table):
+    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), GATE_CORPUS), measured_table)
+    assert drift == [], "README gate corpus table drifted from the measurement:\n" + "\n".join(drift)
+
+
+def test_gate_corpus_guard_names_a_perturbed_figure(measured_table):
+    row = next(line for line in measured_table.splitlines() if line.startswith("| CD-SCO |"))
+    cells = row.split("|")
+    cells[5] = " 0.01 "  # recall
+    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"),
+                           measured_table.replace(row, "|".join(cells)), GATE_CORPUS)
+    drift = table_drift(extract_table(readme, GATE_CORPUS), measured_table)
+    assert len(drift) == 1 and drift[0].startswith("CD-SCO / reversed_polarity / recall: README says 0.01")

@@ -9,6 +9,7 @@ imported.
 from .cues import attribution, conditional, factory, hedge, negation, temporal  # noqa: F401  (registers factories)
 from .cues.extensions import CUES_KEY, SOURCES_KEY, register_extensions
 from .gate import component  # noqa: F401  (registers factwash_compare)
+from . import lemmas  # noqa: F401  (registers factwash_lemmas)
 from .gate.report import Report
 from .lexicon import LABELS, LexiconError, load_lexicons
 from .pipeline import check, default_pipeline, inspect, load

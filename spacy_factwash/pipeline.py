@@ -1,7 +1,8 @@
 """The embedded default pipeline: blank English, sentences, lookup lemmas, resolved cues, the gate.
 
-No model is downloaded: lemmas come from the lookup tables that
-spacy-lookups-data installs.
+No model is downloaded: lemmas come from the lookup table that
+spacy-lookups-data installs, set by ``factwash_lemmas`` (the same lemmas as
+spaCy's lookup lemmatizer, several times faster).
 """
 
 from functools import lru_cache
@@ -22,10 +23,9 @@ def load(max_length: int = DEFAULT_MAX_LENGTH) -> Language:
     nlp = spacy.blank("en")
     nlp.max_length = max_length
     nlp.add_pipe("sentencizer")
-    nlp.add_pipe("lemmatizer", config={"mode": "lookup"})
+    nlp.add_pipe("factwash_lemmas")
     nlp.add_pipe("factwash_cues")
     nlp.add_pipe("factwash_compare")
-    nlp.initialize()
     return nlp
 
 

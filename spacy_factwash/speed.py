@@ -55,7 +55,7 @@ def measure(texts: Sequence[str], repeat: int = 5, batch_size: int = 1000) -> Li
     pipelines: Dict[str, Language] = {
         "tokenizer+sentencizer (floor)": floor_pipeline(),
         "floor + factwash_cues": cue_pipeline(),
-        "spacy_factwash.load() (+ lookup lemmas)": load(),
+        "spacy_factwash.load() (+ lemmas, gate)": load(),
     }
     for nlp in pipelines.values():
         _seconds(nlp, texts[:200], batch_size)  # warm caches

@@ -28,7 +28,7 @@ def test_the_lexicons_ship_inside_the_installed_package():
 
 def test_load_is_the_documented_default_pipeline():
     nlp = spacy_factwash.load()
-    assert nlp.pipe_names == ["sentencizer", "lemmatizer", "factwash_cues", "factwash_compare"]
+    assert nlp.pipe_names == ["sentencizer", "factwash_lemmas", "factwash_cues", "factwash_compare"]
     assert [t.lemma_ for t in nlp("she was promoted")] == ["she", "be", "promote"]
 
 
@@ -50,3 +50,27 @@ def test_bench_speed_without_a_corpus_says_how_to_give_one(monkeypatch):
     monkeypatch.delenv("FACTWASH_CORPORA", raising=False)
     result = CliRunner().invoke(app, ["bench-speed"])
     assert result.exit_code == 1 and "FACTWASH_CORPORA" in result.output
+
+
+def test_factwash_lemmas_equal_spacys_lookup_lemmatizer(corpora):
+    import spacy
+
+    texts = read_sentences(corpora / "bioscope" / "raw" / "abstracts.xml")[:2000] + [
+        "Sources said they were running", "Alice's cats ran.", "", "   "]
+    reference = spacy.blank("en")
+    reference.add_pipe("lemmatizer", config={"mode": "lookup"})
+    reference.initialize()
+    ours = spacy.blank("en")
+    ours.add_pipe("factwash_lemmas")
+    for a, b in zip(reference.pipe(texts), ours.pipe(texts)):
+        assert [t.lemma_ for t in a] == [t.lemma_ for t in b]
+
+
+def test_factwash_lemmas_keep_lemmas_already_set_and_work_on_a_foreign_vocab():
+    import spacy
+    from spacy.tokens import Doc
+
+    nlp = spacy.blank("en")
+    lemmas = nlp.add_pipe("factwash_lemmas")
+    doc = Doc(spacy.blank("en").vocab, words=["cats", "were", "running"], lemmas=["CAT", "", ""])
+    assert [t.lemma_ for t in lemmas(doc)] == ["CAT", "be", "run"]

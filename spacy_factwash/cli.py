@@ -367,6 +367,41 @@ def gate_eval(
         _write_readme_table(readme, table, GATE_CORPUS)
 
 
+@app.command("bench-gate")
+def bench_gate(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The written pair sets."),
+    polnear_pairs: int = typer.Option(10_000, "--polnear-pairs", min=0, help="How many PolNeAR test pairs to time."),
+    stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Pairs in the memory-flatness stream."),
+) -> None:
+    """Pairs per second of the gate (single process and n_process=2), peak memory, and memory over a long stream."""
+    from .evaluation.evaluate import evaluation_pipeline
+    from .evaluation.gate_pairs import build_pairs
+    from .evaluation.gate_sets import SETS, read_set
+    from .speed import gate_speed, stream_memory
+
+    written = [(p["source"], p["memory"]) for name in SETS for p in read_set(sets / f"{name}.jsonl")]
+    # speed only: the dev half has enough distinct PolNeAR pairs that no text repeats (no cache helps)
+    polnear = [(p.source, p.memory) for p in build_pairs(_corpora_root(corpora), splits, evaluation_pipeline(),
+                                                          rows=[("polnear", "ATTRIBUTION")], half="dev")]
+    polnear = polnear[:polnear_pairs]
+    has_number = lambda pair: any(ch.isdigit() for ch in pair[0] + pair[1])  # noqa: E731
+    named = {
+        "written sets": written,
+        "PolNeAR pairs": polnear,
+        "PolNeAR pairs, no digits": [p for p in polnear if not has_number(p)],
+        "PolNeAR pairs with digits": [p for p in polnear if has_number(p)],
+    }
+    for result in gate_speed(named):
+        typer.echo(f"  {result.name:<28} {result.pairs:>6} pairs  n_process={result.n_process}  "
+                   f"{result.pairs_per_second:>7,.0f} pairs/s   peak RSS {result.peak_rss_mb:,.0f} MB")
+    if stream_pairs:
+        readings = stream_memory(written + polnear[:1000], stream_pairs, max(stream_pairs // 10, 1))
+        typer.echo("  resident memory while streaming: " + ", ".join(f"{n:,}: {mb:,.0f} MB" for n, mb in readings))
+        typer.echo(f"  growth from the first to the last reading: {readings[-1][1] - readings[0][1]:+,.0f} MB")
+
+
 @app.command("freeze-lexicons")
 def freeze_lexicons(
     folder: Path = typer.Argument(..., help="The lexicon folder to freeze (holds the class .jsonl files)."),

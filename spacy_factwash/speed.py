@@ -1,4 +1,4 @@
-"""The speed benchmark: the cue pipeline against a tokenizer + sentencizer floor, in one run.
+"""Speed benchmarks: the cue pipeline against a tokenizer + sentencizer floor, and the gate's pairs per second.
 
 Machines here are noisy, so the figure that matters is a ratio measured in
 the same process over the same sentences: each pipeline is timed several
@@ -8,7 +8,7 @@ times, interleaved, and the best run of each is kept.
 import gc
 import time
 from dataclasses import dataclass
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
@@ -65,3 +65,76 @@ def measure(texts: Sequence[str], repeat: int = 5, batch_size: int = 1000) -> Li
             best[name] = min(best[name], _seconds(nlp, texts, batch_size))
     floor = best["tokenizer+sentencizer (floor)"]
     return [SpeedResult(name, len(texts) / seconds, seconds / floor) for name, seconds in best.items()]
+
+
+@dataclass(frozen=True)
+class GateSpeed:
+    """Pairs per second for one set of pairs and one process count, with the process's peak memory."""
+
+    name: str
+    pairs: int
+    n_process: int
+    pairs_per_second: float
+    peak_rss_mb: float
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux reports KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def current_rss_mb() -> float:
+    """This process's resident memory now, in MB (from /proc; 0 where there is none)."""
+    try:
+        with open("/proc/self/statm") as handle:
+            pages = int(handle.read().split()[1])
+    except OSError:
+        return 0.0
+    import os
+
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def clear_caches() -> None:
+    """Forget quantulum3 results, so that a timed run parses every text afresh."""
+    from .gate.quantities import _parse
+
+    _parse.cache_clear()
+
+
+def gate_speed(named_pairs: Dict[str, Sequence[Tuple[str, str]]], n_processes: Sequence[int] = (1, 2),
+               batch_size: int = 256) -> List[GateSpeed]:
+    """Time ``pipe_pairs`` of the default gate over each set of pairs, for each process count."""
+    gate = load().get_pipe("factwash_compare")
+    warm = [("Revenue was 1.2 million dollars, Alice said.", "Revenue was 1.2 million euros.")] * 8
+    list(gate.pipe_pairs(warm))  # quantulum3 loads its data on first use
+    results = []
+    for name, pairs in named_pairs.items():
+        if not pairs:
+            continue
+        for n_process in n_processes:
+            clear_caches()
+            gc.collect()
+            started = time.perf_counter()
+            for _ in gate.pipe_pairs(pairs, batch_size=batch_size, n_process=n_process):
+                pass
+            seconds = time.perf_counter() - started
+            results.append(GateSpeed(name, len(pairs), n_process, len(pairs) / seconds, peak_rss_mb()))
+    return results
+
+
+def stream_memory(pairs: Sequence[Tuple[str, str]], total: int, every: int) -> List[Tuple[int, float]]:
+    """Gate ``total`` pairs (cycling through ``pairs``) as one stream; resident memory every ``every`` pairs."""
+    gate = load().get_pipe("factwash_compare")
+
+    def stream():
+        for index in range(total):
+            yield pairs[index % len(pairs)]
+
+    readings = []
+    for count, _ in enumerate(gate.pipe_pairs(stream()), start=1):
+        if count % every == 0:
+            readings.append((count, current_rss_mb()))
+    return readings

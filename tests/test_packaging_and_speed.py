@@ -74,3 +74,12 @@ def test_factwash_lemmas_keep_lemmas_already_set_and_work_on_a_foreign_vocab():
     lemmas = nlp.add_pipe("factwash_lemmas")
     doc = Doc(spacy.blank("en").vocab, words=["cats", "were", "running"], lemmas=["CAT", "", ""])
     assert [t.lemma_ for t in lemmas(doc)] == ["CAT", "be", "run"]
+
+
+def test_bench_gate_prints_rates_processes_and_stream_memory(corpora):
+    result = CliRunner().invoke(app, ["bench-gate", "--corpora", str(corpora), "--polnear-pairs", "120",
+                                      "--stream-pairs", "300"])
+    assert result.exit_code == 0, result.output
+    rates = [line for line in result.output.splitlines() if "pairs/s" in line]
+    assert any("n_process=2" in line for line in rates) and any("n_process=1" in line for line in rates)
+    assert "resident memory while streaming: 30: " in result.output and "growth from the first" in result.output

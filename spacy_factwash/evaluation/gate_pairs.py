@@ -88,13 +88,14 @@ def attribution_pairs(doc: Doc) -> Iterator[GatePair]:
         yield GatePair("polnear", "ATTRIBUTION", "control", sent.text, " ".join(p.text for p in parts))
 
 
-def build_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS) -> List[GatePair]:
-    """Every pair of every row, from the test halves."""
+def build_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS,
+                half: str = "test") -> List[GatePair]:
+    """Every pair of every row, from one half (the test half for every reported accuracy figure)."""
     pairs: List[GatePair] = []
     docs_by_corpus: Dict[str, List[Doc]] = {}
     for corpus, label in rows:
         if corpus not in docs_by_corpus:
-            items = (to_doc(nlp, item) for item in read_half(root, corpus, "test", split_dir))
+            items = (to_doc(nlp, item) for item in read_half(root, corpus, half, split_dir))
             docs_by_corpus[corpus] = list(nlp.pipe(items, batch_size=256))
         for doc in docs_by_corpus[corpus]:
             pairs.extend(attribution_pairs(doc) if corpus == "polnear" else removal_pairs(doc, corpus, label))

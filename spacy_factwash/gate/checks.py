@@ -104,7 +104,10 @@ def check_values(pair: Pair, min_source_values: int) -> List[Change]:
     inside a TEMPORAL cue do not count as the values a conclusion came from,
     and a date the source never had is ``introduced_time``, not a value.
     """
-    source_q, memory_q = quantities(pair.source), quantities(pair.memory)
+    memory_q = quantities(pair.memory)
+    if not memory_q and sum(token.like_num for token in pair.source) < min_source_values:
+        return []  # no value to compare and too few to be dropped: quantulum3 need not read the source
+    source_q = quantities(pair.source)
     source_values = [q for q in source_q if not is_time(pair.source, q)]
     memory_values = [q for q in memory_q if not is_time(pair.memory, q)]
     changes: List[Change] = []

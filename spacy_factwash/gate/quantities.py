@@ -1,17 +1,20 @@
 """Numbers and units in a sentence, found with quantulum3 only where spaCy sees a number.
 
-quantulum3 costs about a millisecond a call, so it runs only on spans that
-hold a token spaCy marks ``like_num`` (digits or number words).
+quantulum3 costs milliseconds a call, growing with the text, so it runs
+only on spans that hold a token spaCy marks ``like_num`` (digits or number
+words), and then only on short windows around those tokens (a few words on
+each side: enough for "$1.2 million", "1.2 million dollars", "5 GB").
 """
 
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Tuple
+from typing import List, Tuple
 
 from spacy.tokens import Span
 
 DIMENSIONLESS = "dimensionless"
+BEFORE, AFTER = 3, 4  # tokens read on each side of a number
 
 
 @dataclass(frozen=True)
@@ -48,13 +51,28 @@ def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int], ...]:
     return tuple(found)
 
 
+def number_windows(span: Span) -> List[Span]:
+    """Merged windows of a few tokens around every number-like token of the span."""
+    windows: List[Span] = []
+    for token in span:
+        if not token.like_num:
+            continue
+        start, end = max(span.start, token.i - BEFORE), min(span.end, token.i + AFTER + 1)
+        if windows and start <= windows[-1].end:
+            windows[-1] = span.doc[windows[-1].start: max(end, windows[-1].end)]
+        else:
+            windows.append(span.doc[start:end])
+    return windows
+
+
 def quantities(span: Span) -> Tuple[Quantity, ...]:
     """The quantities of a span, with offsets in its Doc's text; empty when it holds no number."""
-    if not any(token.like_num for token in span):
-        return ()
-    offset = span.start_char
-    return tuple(Quantity(v, unit, entity, surface, offset + s, offset + e)
-                 for v, unit, entity, surface, s, e in _parse(span.text))
+    found = []
+    for window in number_windows(span):
+        offset = window.start_char
+        found += [Quantity(v, unit, entity, surface, offset + s, offset + e)
+                  for v, unit, entity, surface, s, e in _parse(window.text)]
+    return tuple(found)
 
 
 def same_value(a: float, b: float) -> bool:

@@ -191,6 +191,34 @@ def gate(
     typer.echo("changes: " + (", ".join(f"{t} {n}" for t, n in change_types.most_common()) or "none"), err=True)
 
 
+@app.command()
+def report(
+    input_path: Path = typer.Argument(..., help='A JSONL file with {"id", "source", "memory"} a line.'),
+    html_path: Path = typer.Option(..., "--html", help="Where to write the self-contained HTML page."),
+    skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines", help="Skip and count unusable lines instead of stopping."),
+) -> None:
+    """A page a person can read: each pair side by side, cues highlighted by class, each change explained."""
+    from .html_report import page
+    from .pipeline import default_pipeline
+    from .stream import read_pairs
+
+    if not input_path.is_file():
+        _fail(f"{input_path}: no such file")
+    nlp = default_pipeline()
+    gate = nlp.get_pipe("factwash_compare")
+    sections = []
+    for line in read_pairs(input_path):
+        if line.error is not None:
+            if not skip_bad_lines:
+                _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
+            continue
+        source, memory = nlp.pipe([line.source, line.memory])
+        sections.append((str(line.id if line.id is not None else line.number), source, memory,
+                         gate.compare(source, memory)))
+    html_path.write_text(page(sections), encoding="utf8")
+    typer.echo(f"wrote {len(sections)} pairs to {html_path}", err=True)
+
+
 @app.command("bench-speed")
 def bench_speed(
     corpus: Optional[Path] = typer.Option(

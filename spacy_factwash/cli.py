@@ -430,6 +430,26 @@ def bench_gate(
         typer.echo(f"  growth from the first to the last reading: {readings[-1][1] - readings[0][1]:+,.0f} MB")
 
 
+@app.command("gate-frank")
+def gate_frank(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+) -> None:
+    """Flag rates of the gate on FRANK test summaries: fully factual vs with circumstance errors, and the lift."""
+    from .evaluation.frank import markdown_table, score
+    from .evaluation.readme import FRANK
+    from .pipeline import default_pipeline
+
+    nlp = default_pipeline()
+    result = score(_corpora_root(corpora) / "frank" / "raw", nlp.get_pipe("factwash_compare"))
+    table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version)
+    typer.echo(table)
+    for group, counts in result["groups"].items():
+        typer.echo(f"{group} change types: " + ", ".join(f"{t} {n}" for t, n in counts["change_types"].items()))
+    if readme is not None:
+        _write_readme_table(readme, table, FRANK)
+
+
 @app.command("freeze-lexicons")
 def freeze_lexicons(
     folder: Path = typer.Argument(..., help="The lexicon folder to freeze (holds the class .jsonl files)."),

@@ -13,6 +13,7 @@ from typing import Dict, List, Tuple
 HELDOUT = "heldout-table"
 GATE = "gate-table"
 GATE_CORPUS = "gate-corpus-table"
+FRANK = "frank-table"
 
 
 def _markers(name: str):

@@ -86,6 +86,7 @@ class CompareComponent:
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, uncheckable, list(ALWAYS_NOT_CHECKED) + list(self.disabled), version, notes, empty,
+            len(memory_sents),
         )
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:

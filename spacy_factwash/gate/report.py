@@ -64,6 +64,7 @@ class Report:
     lexicon_version: str
     notes: List[Change] = field(default_factory=list)
     empty_memory: bool = False
+    memory_sentences: int = 0
 
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-safe dict with every field."""

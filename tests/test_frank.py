@@ -1,0 +1,37 @@
+"""The gate on FRANK summaries: the README's figures are the measurement, and the guard fires."""
+
+from pathlib import Path
+
+import pytest
+
+from spacy_factwash import default_pipeline
+from spacy_factwash.evaluation.frank import markdown_table, read_pairs, score
+from spacy_factwash.evaluation.readme import FRANK, extract_table, replace_table, table_drift
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def measured(corpora):
+    nlp = default_pipeline()
+    return markdown_table(score(corpora / "frank" / "raw", nlp.get_pipe("factwash_compare")),
+                          nlp.get_pipe("factwash_cues").lexicon_version)
+
+
+def test_only_the_test_split_is_read_and_groups_follow_the_labels(corpora):
+    pairs = list(read_pairs(corpora / "frank" / "raw"))
+    assert pairs and {group for group, _, _ in pairs} == {"clean", "circumstance_error"}
+    assert all(article and summary for _, article, summary in pairs)
+
+
+def test_readme_frank_table_is_the_measured_table(measured):
+    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), FRANK), measured)
+    assert drift == [], "README FRANK table drifted from the measurement:\n" + "\n".join(drift)
+
+
+def test_frank_guard_names_a_perturbed_caption(measured):
+    caption = measured.splitlines()[0]
+    perturbed = measured.replace(caption, caption.replace("Lift", "Lyft"), 1)
+    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"), perturbed, FRANK)
+    drift = table_drift(extract_table(readme, FRANK), measured)
+    assert len(drift) == 1 and drift[0].startswith("caption differs")

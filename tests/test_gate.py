@@ -81,6 +81,23 @@ def test_a_hedge_in_the_next_sentence_still_counts_but_a_negation_does_not():
     assert "reversed_polarity" not in types(negated)
 
 
+@pytest.mark.parametrize(
+    "source,change,raised",
+    [
+        ("If the audit passes, we proceed. Access is then granted to Alice.", "dropped_condition", True),
+        ("Bob said the build broke. Access is then granted to Alice.", "dropped_attribution", False),
+        ("We met last week. Access is then granted to Alice.", "dropped_temporal_scope", False),
+    ],
+)
+def test_windows_conditional_wide_attribution_and_temporal_narrow(source, change, raised):
+    assert (change in types(inspect(source, "Access is then granted to Alice."))) is raised
+
+
+def test_a_memory_longer_than_its_source_gets_a_verdict():
+    report = inspect("Alice leads the team.", "Alice leads the team. " * 50 + "She also said it might rain.")
+    assert report.verdict == "uncheckable" and report.memory_sentences == 51
+
+
 def test_a_sentence_that_aligns_to_nothing_is_uncheckable_never_pass():
     report = inspect("The meeting is on Monday.", "Bananas are yellow.")
     assert report.verdict == "uncheckable" and [u.text for u in report.uncheckable] == ["Bananas are yellow."]

@@ -219,6 +219,66 @@ def report(
     typer.echo(f"wrote {len(sections)} pairs to {html_path}", err=True)
 
 
+@app.command("confirm")
+def confirm_command(
+    items_path: Path = typer.Argument(..., help='A JSONL file of {"id", "text"} items (rules and notes).'),
+    proposals_path: Path = typer.Argument(..., help="A JSONL file of proposals (type, source_item_id, target_item_id, "
+                                                    "quote, scope_terms, confidence)."),
+    output_path: Path = typer.Option(Path("confirmations.jsonl"), "--output", help="Where to write the confirmations."),
+) -> None:
+    """Confirm or refuse each proposal against the items; a summary of confirmed and blocking rules at the end."""
+    import json
+    from collections import Counter
+
+    from .pipeline import default_confirmer
+
+    items, proposals = [], []
+    for path, into in ((items_path, items), (proposals_path, proposals)):
+        if not path.is_file():
+            _fail(f"{path}: no such file")
+        for number, line in enumerate(path.read_text(encoding="utf8").splitlines(), start=1):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                _fail(f"{path}:{number}: malformed JSON ({err.msg})")
+            if not isinstance(record, dict):
+                _fail(f"{path}:{number}: expected a JSON object")
+            into.append(record)
+    bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
+    if bad:
+        _fail(f"{items_path}:{bad[0]}: an item needs an id and a string text")
+    confirmer = default_confirmer()
+    by_id = {item["id"]: item["text"] for item in items}
+    blocked: Counter = Counter()
+    confirmed = 0
+    with output_path.open("w", encoding="utf8") as out:
+        for proposal in proposals:
+            result = confirmer.confirm(proposal, by_id)
+            confirmed += result.confirmed
+            if result.blocked_by is not None:
+                blocked[f"rule {result.blocked_by.rule} {result.blocked_by.name}"] += 1
+            out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    typer.echo(f"{confirmed} of {len(proposals)} proposals confirmed; blocked: "
+               + (", ".join(f"{r} {n}" for r, n in blocked.most_common()) or "none"), err=True)
+
+
+@app.command("confirm-fixture")
+def confirm_fixture(
+    fixture: Path = typer.Option(Path("training/authority/fixture.jsonl"), "--fixture", help="The written cases."),
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+) -> None:
+    """Score the authority confirmer on the written fixture, per category."""
+    from .evaluation.authority_fixture import markdown_table, score_fixture
+    from .evaluation.readme import AUTHORITY
+    from .pipeline import default_confirmer
+
+    confirmer = default_confirmer()
+    table = markdown_table(score_fixture(fixture, confirmer), confirmer.lexicon.version)
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, AUTHORITY)
+
+
 @app.command("bench-speed")
 def bench_speed(
     corpus: Optional[Path] = typer.Option(

@@ -29,6 +29,12 @@ class LookupLemmas:
         self.lemma_ids: Dict[int, int] = {orth: nlp.vocab.strings.add(lemma) for orth, lemma in table.items()}
         self.lemma_text: Dict[int, str] = {self.lemma_ids[orth]: lemma for orth, lemma in table.items()}
 
+    def lemma_of(self, text: str) -> str:
+        """The lookup lemma of a word, lower-cased first ("Passwords" -> "password"), else the word."""
+        lower = text.lower()
+        lemma = self.lemma_ids.get(self.vocab.strings[lower]) if lower in self.vocab.strings else None
+        return self.lemma_text[lemma] if lemma is not None else lower
+
     def __call__(self, doc: Doc) -> Doc:
         """Write every token's lemma in one array operation; lemmas already set stay unless ``overwrite``."""
         if not len(doc):

@@ -127,32 +127,39 @@ def sha256(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = True) -> LexiconSet:
-    """Read and verify a lexicon folder (the packaged one when ``path`` is None)."""
+def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = True,
+                  class_files: Mapping[str, str] = CLASS_FILES) -> LexiconSet:
+    """Read and verify a lexicon folder (the packaged cue lexicons when ``path`` is None).
+
+    ``class_files`` maps each file of the set to its label; other frozen sets
+    (the authority confirmer's change words) use the same format and checks.
+    """
     folder = Path(path) if path is not None else packaged_lexicon_dir()
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
         raise LexiconError(f"{manifest_path}: lexicon manifest not found")
     files = {}
-    for name in CLASS_FILES:
+    for name in class_files:
         file_path = folder / name
         if not file_path.is_file():
             raise LexiconError(f"{file_path}: lexicon file not found")
         files[name] = file_path.read_bytes()
-    return lexicons_from_bytes(files, manifest_path.read_bytes(), origin=str(folder), verify=verify)
+    return lexicons_from_bytes(files, manifest_path.read_bytes(), origin=str(folder), verify=verify,
+                               class_files=class_files)
 
 
 def lexicons_from_bytes(
-    files: Mapping[str, bytes], manifest: bytes, *, origin: str, verify: bool = True
+    files: Mapping[str, bytes], manifest: bytes, *, origin: str, verify: bool = True,
+    class_files: Mapping[str, str] = CLASS_FILES,
 ) -> LexiconSet:
     """Parse and verify a lexicon set given as file contents (from disk or a pipeline's bytes)."""
     manifest_data = _parse_manifest(manifest, f"{origin}/{MANIFEST}")
     version = manifest_data["version"]
     if verify:
-        _verify_digests(files, manifest_data["files"], origin, version)
+        _verify_digests(files, manifest_data["files"], origin, version, class_files)
     entries: List[Entry] = []
     seen: Dict[str, str] = {}
-    for name, label in CLASS_FILES.items():
+    for name, label in class_files.items():
         if name not in files:
             raise LexiconError(f"{origin}/{name}: lexicon file not found")
         for entry in parse_entries(files[name], f"{origin}/{name}", label):
@@ -178,9 +185,10 @@ def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
     return manifest
 
 
-def _verify_digests(files: Mapping[str, bytes], digests: Mapping[str, str], origin: str, version: str) -> None:
+def _verify_digests(files: Mapping[str, bytes], digests: Mapping[str, str], origin: str, version: str,
+                    class_files: Mapping[str, str]) -> None:
     """Refuse any class file whose bytes differ from the frozen manifest."""
-    for name in CLASS_FILES:
+    for name in class_files:
         expected = digests.get(name)
         if expected is None:
             raise LexiconError(f"{origin}/{name}: not listed in the manifest (version {version})")
@@ -251,14 +259,14 @@ def _check_pattern(pattern: Any, at: str):
     raise LexiconError(f"{at}: pattern mixes phrases and token dicts, or has an empty phrase")
 
 
-def freeze(path: Union[str, Path], version: str) -> Dict[str, Any]:
+def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] = CLASS_FILES) -> Dict[str, Any]:
     """Re-write a folder's manifest with this version and the files' current digests.
 
     The files are parsed first, so a malformed list can never be frozen.
     """
     folder = Path(path)
     files = {}
-    for name, label in CLASS_FILES.items():
+    for name, label in class_files.items():
         file_path = folder / name
         if not file_path.is_file():
             raise LexiconError(f"{file_path}: lexicon file not found")

@@ -48,3 +48,19 @@ def inspect(source: str, memory: str) -> "Report":
 def check(source: str, memory: str) -> str:
     """The gate: the verdict alone ("pass", "rewrite", "reject" or "uncheckable")."""
     return inspect(source, memory).verdict
+
+
+@lru_cache(maxsize=1)
+def default_confirmer() -> "Confirmer":
+    """The authority confirmer on the default pipeline, built once per process."""
+    from .authority.confirm import Confirmer
+
+    return Confirmer(default_pipeline())
+
+
+def confirm(proposal: dict, items) -> "Confirmation":
+    """Confirm a proposal ("note B supersedes rule A") against items: a mapping id -> text or a list of {id, text}."""
+    if not isinstance(proposal, dict):
+        raise TypeError(f"confirm: proposal must be a dict, got {type(proposal).__name__}")
+    by_id = items if isinstance(items, dict) else {item["id"]: item["text"] for item in items}
+    return default_confirmer().confirm(proposal, by_id)

@@ -14,6 +14,7 @@ HELDOUT = "heldout-table"
 GATE = "gate-table"
 GATE_CORPUS = "gate-corpus-table"
 FRANK = "frank-table"
+AUTHORITY = "authority-table"
 
 
 def _markers(name: str):

@@ -1,0 +1,1 @@
+"""The authority-change confirmer: does a quote actually name the relation a proposer claims?"""

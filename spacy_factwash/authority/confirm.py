@@ -1,0 +1,219 @@
+"""Confirm or refuse a proposal such as "note B supersedes rule A": a quote is not a relation until it names one.
+
+The rules run in order, each a function that passes or fails with its
+reason; the first failure ends the check. Only a proposal whose quote, in
+one sentence, holds an un-negated change word next to a scope term the two
+items share, with no restatement or mention around it, is confirmed
+(tier ``textual``); every other proposal rests on the proposer alone
+(``proposer_only``) and is for a person to review. Implicit contradictions
+(no change word) are never confirmed.
+"""
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from ..cues.anchored import AnchoredMatcher
+from ..cues.extensions import CUES_KEY
+from ..gate.report import Excerpt
+from .lexicon import load_authority_lexicon
+
+TYPES = ("supersedes", "narrows_scope", "transfers_authority", "contradicts")
+MIN_CONFIDENCE = 0.60
+NEGATION_REACH = 3  # tokens before a change word in which a negation cue negates it
+WEAK_CHANGE = {"change:only", "change:now"}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One rule's outcome: its number, name, whether it passed (None: not applicable), and why."""
+
+    rule: int
+    name: str
+    passed: Optional[bool]
+    detail: str
+
+
+@dataclass
+class Confirmation:
+    """The confirmer's answer for one proposal."""
+
+    proposal_id: Any
+    confirmed: bool
+    tier: str
+    reasons: List[Reason] = field(default_factory=list)
+    evidence: Optional[Excerpt] = None
+
+    @property
+    def blocked_by(self) -> Optional[Reason]:
+        """The rule that refused the proposal, if one did."""
+        return next((r for r in self.reasons if r.passed is False), None)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return asdict(self)
+
+
+def normalise(text: str) -> str:
+    """Case- and whitespace-normalised text; punctuation is kept and must match."""
+    return " ".join(text.lower().split())
+
+
+def quote_offsets(quote: str, text: str) -> Optional[Tuple[int, int]]:
+    """Where a quote stands in a text under the normalisation, or None."""
+    words = quote.split()
+    if not words:
+        return None
+    match = re.search(r"\s+".join(re.escape(w) for w in words), text, flags=re.IGNORECASE)
+    return (match.start(), match.end()) if match else None
+
+
+class Confirmer:
+    """Apply the rules to proposals over a set of items, with a spaCy pipeline and the frozen lexicon."""
+
+    def __init__(self, nlp: Language, lexicon_dir: Optional[str] = None) -> None:
+        self.nlp = nlp
+        self.lexicon = load_authority_lexicon(lexicon_dir)
+        self.matcher = AnchoredMatcher(nlp.vocab)
+        self.labels: Dict[int, Tuple[str, str]] = {}
+        for entry in self.lexicon.entries:
+            key = nlp.vocab.strings.add(entry.id)
+            self.labels[key] = (entry.label, entry.id)
+            if entry.is_token_pattern:
+                self.matcher.add_pattern(entry.id, list(entry.pattern))
+            else:
+                self.matcher.add_phrases(entry.id, list(nlp.tokenizer.pipe(entry.phrases)))
+        self.has_parser = nlp.has_pipe("parser")
+        self.lemmatizer = nlp.get_pipe("factwash_lemmas") if nlp.has_pipe("factwash_lemmas") else None
+
+    def _marks(self, span: Span) -> Dict[str, List[Tuple[int, int, str]]]:
+        """Lexicon matches inside a span, by label: (start, end, entry id) token offsets."""
+        found: Dict[str, List[Tuple[int, int, str]]] = {}
+        for key, start, end in self.matcher(span.doc):
+            if span.start <= start and end <= span.end:
+                label, entry_id = self.labels[key]
+                found.setdefault(label, []).append((start, end, entry_id))
+        return found
+
+    def _lemmas(self, doc: Doc) -> List[str]:
+        """Lower-cased lemmas, looked up on the lower-cased word so a capital does not hide one."""
+        if self.lemmatizer is not None:
+            return [self.lemmatizer.lemma_of(t.text) for t in doc]
+        return [(t.lemma_ or t.lower_).lower() for t in doc]
+
+    def _scope_terms(self, proposal: Mapping, target: Doc) -> List[Tuple[str, ...]]:
+        """The proposal's scope terms as lemma sequences, else the target rule's own content words."""
+        terms = proposal.get("scope_terms") or []
+        if terms:
+            return [tuple(self._lemmas(doc)) for doc in self.nlp.pipe(t.lower() for t in terms if t.strip())]
+        change_words = {p.lower() for e in self.lexicon.for_label("CHANGE") for p in e.phrases}
+        return [(lemma,) for t, lemma in zip(target, self._lemmas(target))
+                if t.is_alpha and not t.is_stop and t.lower_ not in change_words]
+
+    @staticmethod
+    def _occurs(term: Tuple[str, ...], lemmas: Sequence[str], start: int = 0, end: Optional[int] = None) -> bool:
+        end = len(lemmas) if end is None else end
+        return any(tuple(lemmas[i:i + len(term)]) == term for i in range(start, end - len(term) + 1))
+
+    def confirm(self, proposal: Mapping, items: Mapping[str, str]) -> Confirmation:
+        """Apply rules 1-8 in order; the first that fails ends the check."""
+        reasons: List[Reason] = []
+
+        def refuse(rule: int, name: str, detail: str) -> Confirmation:
+            reasons.append(Reason(rule, name, False, detail))
+            return Confirmation(proposal.get("id"), False, "proposer_only", reasons)
+
+        # 1. well-formed
+        kind, source_id, target_id = proposal.get("type"), proposal.get("source_item_id"), proposal.get("target_item_id")
+        confidence = proposal.get("confidence")
+        if kind not in TYPES:
+            return refuse(1, "well_formed", f"unknown type {kind!r}")
+        if source_id not in items or target_id not in items:
+            return refuse(1, "well_formed", f"item {source_id if source_id not in items else target_id!r} not found")
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < MIN_CONFIDENCE:
+            return refuse(1, "well_formed", f"confidence {confidence!r} is not a number >= {MIN_CONFIDENCE}")
+        reasons.append(Reason(1, "well_formed", True, f"{kind}, both items exist, confidence {confidence}"))
+
+        # 2. the quote is in the source item
+        quote = proposal.get("quote")
+        if not isinstance(quote, str) or not quote.strip() or normalise(quote) not in normalise(items[source_id]):
+            return refuse(2, "quote_in_source", f"the quote does not occur in item {source_id!r}")
+        start_char, end_char = quote_offsets(quote, items[source_id]) or (0, 0)
+        reasons.append(Reason(2, "quote_in_source", True, f"found at characters {start_char}-{end_char}"))
+
+        # 3. a scope shared by both items
+        source, target = self.nlp(items[source_id]), self.nlp(items[target_id])
+        source_lemmas, target_lemmas = self._lemmas(source), self._lemmas(target)
+        shared = [t for t in self._scope_terms(proposal, target)
+                  if self._occurs(t, source_lemmas) and self._occurs(t, target_lemmas)]
+        if not shared:
+            return refuse(3, "shared_scope", "no scope term occurs in both items")
+        reasons.append(Reason(3, "shared_scope", True, "shared: " + ", ".join(" ".join(t) for t in shared)))
+
+        # 4-7, sentence by sentence of the quote
+        quoted = [s for s in source.sents if s.start_char < end_char and start_char < s.end_char]
+        candidates = []
+        for sent in quoted:
+            marks = self._marks(sent)
+            changes = marks.get("CHANGE", [])
+            if changes and any(self._occurs(t, source_lemmas, sent.start, sent.end) for t in shared):
+                candidates.append((sent, marks, changes))
+        if not candidates:
+            what = "an implicit contradiction: no change word" if kind == "contradicts" else "no change word"
+            return refuse(4, "relation_span", f"{what} beside a shared scope term in one sentence of the quote")
+        reasons.append(Reason(4, "relation_span", True, f"{len(candidates)} quoted sentence(s) name a change"))
+
+        negation = [s for s in source.spans.get(CUES_KEY, []) if s.label_ == "NEGATION"]
+        live = []
+        for sent, marks, changes in candidates:
+            kept = [c for c in changes if c[2] == "change:no_longer" or not any(
+                n.end <= c[0] and c[0] - n.end <= NEGATION_REACH and n.start >= sent.start for n in negation)]
+            if kept:
+                live.append((sent, marks, kept))
+        if not live:
+            return refuse(5, "negation_window", "every change word is negated (\"has not been superseded\")")
+        reasons.append(Reason(5, "negation_window", True, "a change word is not negated"))
+
+        if kind in ("supersedes", "narrows_scope"):
+            live = [(s, m, c) for s, m, c in live
+                    if not (m.get("RESTATEMENT") and all(entry in WEAK_CHANGE for _, _, entry in c))]
+            if not live:
+                return refuse(6, "restatement", "the sentence restates the rule; its only change words are "
+                                                "\"only\" or \"now\" (the proximity trap)")
+        reasons.append(Reason(6, "restatement", True, "no restatement blocks the change word"))
+
+        live = [(s, m, c) for s, m, c in live if not m.get("MENTION") and not _inside_quotes(s, c)]
+        if not live:
+            return refuse(7, "mention_not_use", "the change word is mentioned (a version, a draft, meeting "
+                                                "minutes, a quotation), not used of the rule")
+        reasons.append(Reason(7, "mention_not_use", True, "the change word is used, not mentioned"))
+
+        sent = live[0][0]
+        if not self.has_parser:
+            reasons.append(Reason(8, "argument_resolution", None,
+                                  "no dependency parser in the pipeline: arguments not resolved, stopped at rule 7"))
+        else:
+            reasons.append(Reason(8, "argument_resolution", None, "parser present; argument resolution is not "
+                                                                  "implemented yet"))
+        return Confirmation(proposal.get("id"), True, "textual", reasons,
+                            Excerpt(sent.text, sent.start_char, sent.end_char))
+
+
+def _inside_quotes(sent: Span, changes: Iterable[Tuple[int, int, str]]) -> bool:
+    """Whether every change word stands between quotation marks within its sentence."""
+    marks = {'"', "“", "”", "'", "‘", "’"}
+
+    def quoted(index: int) -> bool:
+        before = sum(1 for t in sent if t.i < index and t.text in marks)
+        return before % 2 == 1
+
+    return all(quoted(start) for start, _, _ in changes)
+
+
+def confirm_all(confirmer: Confirmer, proposals: Iterable[Mapping], items: Iterable[Mapping]) -> List[Confirmation]:
+    """Confirm every proposal against one set of ``{id, text}`` items."""
+    by_id = {item["id"]: item["text"] for item in items}
+    return [confirmer.confirm(proposal, by_id) for proposal in proposals]
+

@@ -1,0 +1,109 @@
+"""The authority confirmer: each rule with its reason, the written fixture per case, and the README table."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import spacy_factwash
+from spacy_factwash.cli import app
+from spacy_factwash.evaluation.authority_fixture import markdown_table, read_fixture, score_fixture
+from spacy_factwash.evaluation.readme import AUTHORITY, extract_table, table_drift
+from spacy_factwash.pipeline import default_confirmer
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "training" / "authority" / "fixture.jsonl"
+CASES = read_fixture(FIXTURE)
+ITEMS = {"A": "Expense reports must be approved by the team lead.",
+         "B": "Effective today, the finance office replaces the team lead as approver of expense reports."}
+GOOD = {"id": "p", "type": "supersedes", "source_item_id": "B", "target_item_id": "A", "confidence": 0.9,
+        "scope_terms": [], "quote": "the finance office replaces the team lead as approver of expense reports."}
+
+
+def blocked(proposal, items=ITEMS):
+    result = spacy_factwash.confirm(proposal, items)
+    return None if result.confirmed else (result.blocked_by.rule, result.blocked_by.name)
+
+
+def test_a_quote_that_names_the_relation_is_confirmed_with_evidence():
+    result = spacy_factwash.confirm(GOOD, ITEMS)
+    assert result.confirmed and result.tier == "textual"
+    assert [r.rule for r in result.reasons] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert result.reasons[-1].passed is None and "no dependency parser" in result.reasons[-1].detail
+    start, end = result.evidence.start_char, result.evidence.end_char
+    assert ITEMS["B"][start:end] == result.evidence.text and "replaces" in result.evidence.text
+
+
+@pytest.mark.parametrize(
+    "change,rule",
+    [
+        ({"type": "overrules"}, 1),
+        ({"confidence": 0.59}, 1),
+        ({"confidence": "high"}, 1),
+        ({"target_item_id": "Z"}, 1),
+        ({"quote": "the finance office replaced the team lead"}, 2),
+        ({"quote": "the finance office replaces the team lead as approver of expense reports!"}, 2),
+        ({"scope_terms": ["parking"]}, 3),
+    ],
+)
+def test_each_rule_refuses_with_its_number(change, rule):
+    assert blocked({**GOOD, **change})[0] == rule
+
+
+def test_case_and_whitespace_do_not_matter_in_the_quote():
+    assert blocked({**GOOD, "quote": "THE finance   office replaces the team lead as approver of expense reports."}) is None
+
+
+def test_scope_terms_are_derived_from_the_target_when_none_are_given():
+    result = spacy_factwash.confirm({**GOOD, "scope_terms": []}, ITEMS)
+    shared = next(r for r in result.reasons if r.rule == 3)
+    assert "expense" in shared.detail and "report" in shared.detail
+
+
+def test_a_non_dict_proposal_is_a_clear_error():
+    with pytest.raises(TypeError, match="proposal must be a dict"):
+        spacy_factwash.confirm("supersedes", ITEMS)
+
+
+def test_the_fixture_covers_every_category_with_forty_cases():
+    assert len(CASES) >= 40
+    assert {c["category"] for c in CASES} >= {
+        "strong_supersession", "narrowing", "authority_transfer", "implicit_contradiction", "restatement",
+        "coexistence", "topic_mention", "version_mention", "quoted_draft", "meeting_minutes", "negated_change",
+        "proximity_trap", "wrong_direction"}
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, id=c["id"], marks=pytest.mark.xfail(reason=c["xfail"], strict=True)) if "xfail" in c
+     else pytest.param(c, id=c["id"]) for c in CASES],
+)
+def test_fixture_case(case):
+    result = default_confirmer().confirm(case["proposal"], {i["id"]: i["text"] for i in case["items"]})
+    assert result.confirmed is case["positive"], result.blocked_by
+
+
+def test_readme_authority_table_is_the_measured_table():
+    confirmer = default_confirmer()
+    measured = markdown_table(score_fixture(FIXTURE, confirmer), confirmer.lexicon.version)
+    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), AUTHORITY), measured)
+    assert drift == [], "README authority table drifted:\n" + "\n".join(drift)
+
+
+def test_confirm_command_writes_confirmations_and_a_summary(tmp_path):
+    (tmp_path / "items.jsonl").write_text("\n".join(json.dumps({"id": k, "text": v}) for k, v in ITEMS.items()))
+    (tmp_path / "proposals.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({**GOOD, "id": "q", "confidence": 0.1}))
+    result = CliRunner().invoke(app, ["confirm", str(tmp_path / "items.jsonl"), str(tmp_path / "proposals.jsonl"),
+                                      "--output", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["confirmed"] for r in rows] == [True, False]
+    assert "1 of 2 proposals confirmed; blocked: rule 1 well_formed 1" in result.output
+
+
+def test_confirm_command_names_a_malformed_line(tmp_path):
+    (tmp_path / "items.jsonl").write_text('{"id": "A", "text": "x"}\n{oops\n')
+    (tmp_path / "proposals.jsonl").write_text("")
+    result = CliRunner().invoke(app, ["confirm", str(tmp_path / "items.jsonl"), str(tmp_path / "proposals.jsonl")])
+    assert result.exit_code == 1 and "items.jsonl:2: malformed JSON" in result.output

@@ -107,3 +107,51 @@ def test_confirm_command_names_a_malformed_line(tmp_path):
     (tmp_path / "proposals.jsonl").write_text("")
     result = CliRunner().invoke(app, ["confirm", str(tmp_path / "items.jsonl"), str(tmp_path / "proposals.jsonl")])
     assert result.exit_code == 1 and "items.jsonl:2: malformed JSON" in result.output
+
+
+# -- rule 8, with a dependency parse: a canned parser stands in for a trained one (none can be downloaded here)
+
+PARSES = {
+    "Effective today, the finance office replaces the team lead as approver of expense reports.": (
+        [6, 0, 6, 5, 5, 6, 6, 9, 9, 6, 6, 10, 11, 14, 12, 6],
+        ["advmod", "npadvmod", "punct", "det", "compound", "nsubj", "ROOT", "det", "compound", "dobj", "prep",
+         "pobj", "prep", "compound", "pobj", "punct"]),
+    "The finance office replaces the printer, and expense reports stay with the team lead.": (
+        [2, 2, 3, 3, 5, 3, 3, 3, 9, 10, 3, 10, 14, 14, 11, 3],
+        ["det", "compound", "nsubj", "ROOT", "det", "dobj", "punct", "cc", "compound", "nsubj", "conj", "prep",
+         "det", "compound", "pobj", "punct"]),
+    "Expense reports must be approved by the team lead.": (
+        [1, 4, 4, 4, 4, 4, 8, 8, 5, 4],
+        ["compound", "nsubjpass", "aux", "auxpass", "ROOT", "agent", "det", "compound", "pobj", "punct"]),
+}
+
+
+def parsed_confirmer():
+    import spacy
+    from spacy.language import Language
+
+    from spacy_factwash.authority.confirm import Confirmer
+
+    @Language.component("canned_parser")
+    def canned_parser(doc):
+        if doc.text not in PARSES:  # scope terms are lemmatized through the same pipeline
+            return doc
+        heads, deps = PARSES[doc.text]
+        for token, head, dep in zip(doc, heads, deps):
+            token.head, token.dep_ = doc[head], dep
+        return doc
+
+    nlp = spacy_factwash.load()
+    nlp.add_pipe("canned_parser", before="factwash_cues")
+    return Confirmer(nlp)
+
+
+def test_rule_8_with_a_parser_requires_the_scope_among_the_change_words_arguments():
+    confirmer = parsed_confirmer()
+    items = {"A": "Expense reports must be approved by the team lead.",
+             "B": "Effective today, the finance office replaces the team lead as approver of expense reports."}
+    result = confirmer.confirm({**GOOD, "scope_terms": ["team lead"]}, items)
+    assert result.confirmed and result.reasons[-1].passed is True
+    trap = {"A": items["A"], "B": "The finance office replaces the printer, and expense reports stay with the team lead."}
+    refused = confirmer.confirm({**GOOD, "scope_terms": ["expense reports"], "quote": trap["B"]}, trap)
+    assert not refused.confirmed and refused.blocked_by.rule == 8

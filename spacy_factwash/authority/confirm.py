@@ -25,6 +25,9 @@ TYPES = ("supersedes", "narrows_scope", "transfers_authority", "contradicts")
 MIN_CONFIDENCE = 0.60
 NEGATION_REACH = 3  # tokens before a change word in which a negation cue negates it
 WEAK_CHANGE = {"change:only", "change:now"}
+# dependency labels (ClearNLP and Universal Dependencies) of a verb's or noun's arguments
+ARGUMENT_DEPS = {"nsubj", "nsubjpass", "csubj", "dobj", "obj", "iobj", "attr", "agent", "prep", "pobj", "obl",
+                 "dative", "oprd", "npadvmod", "nmod", "compound", "poss", "acl", "relcl", "xcomp", "ccomp"}
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,6 @@ class Confirmer:
                 self.matcher.add_pattern(entry.id, list(entry.pattern))
             else:
                 self.matcher.add_phrases(entry.id, list(nlp.tokenizer.pipe(entry.phrases)))
-        self.has_parser = nlp.has_pipe("parser")
         self.lemmatizer = nlp.get_pipe("factwash_lemmas") if nlp.has_pipe("factwash_lemmas") else None
 
     def _marks(self, span: Span) -> Dict[str, List[Tuple[int, int, str]]]:
@@ -191,14 +193,32 @@ class Confirmer:
         reasons.append(Reason(7, "mention_not_use", True, "the change word is used, not mentioned"))
 
         sent = live[0][0]
-        if not self.has_parser:
+        if not source.has_annotation("DEP"):
             reasons.append(Reason(8, "argument_resolution", None,
                                   "no dependency parser in the pipeline: arguments not resolved, stopped at rule 7"))
         else:
-            reasons.append(Reason(8, "argument_resolution", None, "parser present; argument resolution is not "
-                                                                  "implemented yet"))
+            resolved = [s for s, _, changes in live for change in changes
+                        if self._argument_holds_scope(source, change, shared, source_lemmas)]
+            if not resolved:
+                return refuse(8, "argument_resolution", "no argument of the change word is the target rule's scope")
+            sent = resolved[0]
+            reasons.append(Reason(8, "argument_resolution", True, "an argument of the change word is the shared scope"))
         return Confirmation(proposal.get("id"), True, "textual", reasons,
                             Excerpt(sent.text, sent.start_char, sent.end_char))
+
+    def _argument_holds_scope(self, doc: Doc, change: Tuple[int, int, str], shared: Sequence[Tuple[str, ...]],
+                              lemmas: Sequence[str]) -> bool:
+        """Whether a shared scope term lies in the subtree of an argument of the change word (rule 8)."""
+        head = doc[change[0]:change[1]].root
+        heads = [head] + [t for t in head.children if t.dep_ in ("aux", "auxpass")]
+        for governor in heads:
+            for argument in governor.children:
+                if argument.dep_ not in ARGUMENT_DEPS:
+                    continue
+                left, right = argument.left_edge.i, argument.right_edge.i + 1
+                if any(self._occurs(term, lemmas, left, right) for term in shared):
+                    return True
+        return False
 
 
 def _inside_quotes(sent: Span, changes: Iterable[Tuple[int, int, str]]) -> bool:

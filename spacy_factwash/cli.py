@@ -4,7 +4,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from tqdm import tqdm
@@ -34,6 +34,18 @@ def _corpora_root(corpora: Optional[Path]) -> Path:
     if not (corpora / "SOURCES.md").is_file():
         _fail(f"{corpora}: not the corpora folder (no SOURCES.md)")
     return corpora
+
+
+def _records(path: Path) -> list:
+    """A small JSONL file's objects; a clear error naming file and line for the first bad one."""
+    from .stream import BadInput, read_records
+
+    if not path.is_file():
+        _fail(f"{path}: no such file")
+    try:
+        return read_records(path)
+    except BadInput as err:
+        _fail(str(err))
 
 
 def _write_readme_table(readme: Path, table: str, name: str) -> None:
@@ -232,18 +244,7 @@ def confirm_command(
 
     from .pipeline import default_confirmer
 
-    items, proposals = [], []
-    for path, into in ((items_path, items), (proposals_path, proposals)):
-        if not path.is_file():
-            _fail(f"{path}: no such file")
-        for number, line in enumerate(path.read_text(encoding="utf8").splitlines(), start=1):
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
-                _fail(f"{path}:{number}: malformed JSON ({err.msg})")
-            if not isinstance(record, dict):
-                _fail(f"{path}:{number}: expected a JSON object")
-            into.append(record)
+    items, proposals = _records(items_path), _records(proposals_path)
     bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
     if bad:
         _fail(f"{items_path}:{bad[0]}: an item needs an id and a string text")
@@ -277,6 +278,72 @@ def confirm_fixture(
     typer.echo(table)
     if readme is not None:
         _write_readme_table(readme, table, AUTHORITY)
+
+
+@app.command("drift")
+def drift_command(
+    chains_path: Path = typer.Argument(..., help='A JSONL file with {"id", "versions": [v0, v1, ...]} a line.'),
+    output_path: Path = typer.Option(Path("drift.jsonl"), "--output", help="Where to write one drift report per chain."),
+) -> None:
+    """Gate every hop of each rewrite chain and the chain end to end; say on which hop each loss happened."""
+    import json
+
+    from .memory.drift import drift
+    from .pipeline import default_pipeline
+
+    chains = _records(chains_path)
+    gate = default_pipeline().get_pipe("factwash_compare")
+    with output_path.open("w", encoding="utf8") as out:
+        for number, chain in enumerate(chains, start=1):
+            versions = chain.get("versions")
+            if not isinstance(versions, list) or len(versions) < 2 or not all(isinstance(v, str) for v in versions):
+                _fail(f"{chains_path}:{number}: 'versions' must be a list of at least two strings")
+            report = drift(versions, gate)
+            out.write(json.dumps({"id": chain.get("id"), **report.to_dict()}, ensure_ascii=False) + "\n")
+            losses = ", ".join(f"{loss.type} at hop {loss.hop}" for loss in report.losses) or "no loss"
+            lost = "; lost checkability at hop(s) " + ", ".join(map(str, report.uncheckable_hops)) \
+                if report.lost_checkability else ""
+            typer.echo(f"{chain.get('id', number)}: end to end {report.end_to_end.verdict}: {losses}{lost}")
+
+
+@app.command()
+def bench(
+    stimuli_path: Path = typer.Argument(..., help='The stimulus set: {"stimulus_set", "id", "source"} a line.'),
+    writes_paths: List[Path] = typer.Argument(..., help='One or more files of writes: {"stimulus_id", "memory"} a line.'),
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+) -> None:
+    """Score a memory system's writes: flag rate (95% Wilson interval), uncheckable share, abstention, change types."""
+    from .evaluation.readme import BENCH
+    from .memory.bench import markdown_rows, score_writes
+    from .pipeline import default_pipeline
+
+    stimuli = _records(stimuli_path)
+    sets = {s.get("stimulus_set") for s in stimuli}
+    if len(sets) != 1 or not isinstance(next(iter(sets)), str):
+        _fail(f"{stimuli_path}: every stimulus needs the same string 'stimulus_set' (found {sorted(map(str, sets))})")
+    if any(not isinstance(s.get("id"), str) or not isinstance(s.get("source"), str) for s in stimuli):
+        _fail(f"{stimuli_path}: every stimulus needs a string 'id' and 'source'")
+    sources = {s["id"]: s["source"] for s in stimuli}
+    gate = default_pipeline().get_pipe("factwash_compare")
+    scores = []
+    for path in writes_paths:
+        writes = [(w.get("stimulus_id"), w.get("memory")) for w in _records(path)]
+        if any(not isinstance(m, str) for _, m in writes):
+            _fail(f"{path}: every write needs a string 'memory'")
+        try:
+            scores.append((path.stem, score_writes(next(iter(sets)), sources, writes, gate)))
+        except ValueError as err:
+            _fail(f"{path}: {err}")
+    table = "\n".join([
+        "| writes | stimulus set | writes | flag rate | 95% interval | uncheckable | abstention |",
+        "|---|---|---:|---:|---:|---:|---:|",
+        *markdown_rows(scores),
+    ]) + "\n"
+    typer.echo(table)
+    for name, score in scores:
+        typer.echo(f"{name} change types: " + (", ".join(f"{t} {n}" for t, n in score.change_types.items()) or "none"))
+    if readme is not None:
+        _write_readme_table(readme, table, BENCH)
 
 
 @app.command("bench-speed")

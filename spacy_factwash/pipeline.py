@@ -64,3 +64,10 @@ def confirm(proposal: dict, items) -> "Confirmation":
         raise TypeError(f"confirm: proposal must be a dict, got {type(proposal).__name__}")
     by_id = items if isinstance(items, dict) else {item["id"]: item["text"] for item in items}
     return default_confirmer().confirm(proposal, by_id)
+
+
+def drift(versions) -> "DriftReport":
+    """Gate a rewrite chain [v0, v1, ...] hop by hop and end to end, on the default pipeline."""
+    from .memory.drift import drift as drift_chain
+
+    return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))

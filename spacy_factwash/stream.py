@@ -11,7 +11,7 @@ good line before it is still written.
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -75,6 +75,22 @@ def _parse_jsonl(number: int, line: str) -> InputLine:
         got = "no 'text' field" if "text" not in record else f"'text' is {type(text).__name__}, not a string"
         return InputLine(number, id=record.get("id"), error=got)
     return InputLine(number, text, record.get("id"))
+
+
+def read_records(path: Path) -> List[dict]:
+    """Every line of a small JSONL file as an object; the first unusable line is a BadInput naming file and line."""
+    records = []
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf8")
+            except UnicodeDecodeError as err:
+                raise BadInput(f"{path}:{number}: not UTF-8 ({err.reason})") from None
+            record, error = _json_object(line)
+            if record is None:
+                raise BadInput(f"{path}:{number}: {error}")
+            records.append(record)
+    return records
 
 
 @dataclass(frozen=True)

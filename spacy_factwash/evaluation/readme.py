@@ -15,6 +15,7 @@ GATE = "gate-table"
 GATE_CORPUS = "gate-corpus-table"
 FRANK = "frank-table"
 AUTHORITY = "authority-table"
+BENCH = "bench-table"
 
 
 def _markers(name: str):

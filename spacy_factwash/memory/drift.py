@@ -1,0 +1,66 @@
+"""Drift over a rewrite chain: gate every hop, gate the ends, and say on which hop each loss happened.
+
+Per-write gating can be laundered gradually only if a loss never shows on a
+single hop. Because the checks compare cue *classes*, a hop that removes
+one of two hedges raises nothing and the hop that removes the last one
+raises ``strengthened_certainty``: every end-to-end loss the lexicon covers
+is pinned to a hop. A chain whose hop goes uncheckable has lost
+checkability, which is a finding, not a pass.
+"""
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+from ..gate.report import Report
+
+
+@dataclass(frozen=True)
+class Loss:
+    """A change found end to end (v0 -> vN), and the first hop that raised the same change type."""
+
+    type: str
+    message: str
+    hop: Optional[int]  # 1 for v0 -> v1, ...; None when no single hop raised it
+
+
+@dataclass
+class DriftReport:
+    """Every hop's report, the end-to-end report, and where each loss happened."""
+
+    hops: List[Report]
+    end_to_end: Report
+    losses: List[Loss] = field(default_factory=list)
+    uncheckable_hops: List[int] = field(default_factory=list)
+
+    @property
+    def lost_checkability(self) -> bool:
+        """Whether some hop could not be checked against its predecessor."""
+        return bool(self.uncheckable_hops)
+
+    def to_dict(self) -> Dict[str, Any]:
+        data = asdict(self)
+        data["lost_checkability"] = self.lost_checkability
+        return data
+
+
+def drift_from_reports(hops: Sequence[Report], end_to_end: Report) -> DriftReport:
+    """Assemble a drift report from already gated hops and the end-to-end report."""
+    losses = []
+    for change in end_to_end.changes:
+        hop = next((i for i, report in enumerate(hops, start=1)
+                    if any(c.type == change.type for c in report.changes)), None)
+        losses.append(Loss(change.type, change.message, hop))
+    uncheckable = [i for i, report in enumerate(hops, start=1) if report.verdict == "uncheckable"]
+    return DriftReport(list(hops), end_to_end, losses, uncheckable)
+
+
+def drift(versions: Sequence[str], gate) -> DriftReport:
+    """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``factwash_compare`` component."""
+    if len(versions) < 2:
+        raise ValueError("drift needs a chain of at least two versions")
+    for index, version in enumerate(versions):
+        if not isinstance(version, str):
+            raise TypeError(f"drift: version {index} must be a str, got {type(version).__name__}")
+    pairs = [(versions[i - 1], versions[i]) for i in range(1, len(versions))] + [(versions[0], versions[-1])]
+    reports = list(gate.pipe_pairs(pairs))
+    return drift_from_reports(reports[:-1], reports[-1])

@@ -114,3 +114,47 @@ def test_drift_command_names_a_bad_chain(tmp_path):
     (tmp_path / "chains.jsonl").write_text('{"id": "c1", "versions": ["only one"]}\n')
     result = RUN.invoke(app, ["drift", str(tmp_path / "chains.jsonl"), "--output", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 1 and "chains.jsonl:1: 'versions' must be a list of at least two strings" in result.output
+
+
+# -- provenance -------------------------------------------------------------------------------
+
+from spacy_factwash.memory.provenance import Item, Store, Verification  # noqa: E402
+
+LEVELS = st.sampled_from(list(Verification))
+
+
+def _item(i, level, source_class="user_statement"):
+    return Item(f"i{i}", f"text {i}", source_class, f"handle-{i}", verification=level)
+
+
+@given(st.lists(LEVELS, min_size=1, max_size=5), LEVELS, st.sets(st.sampled_from(
+    ["dropped_attribution", "strengthened_certainty", "changed_value", "dropped_condition"])))
+def test_a_derived_item_is_never_more_verified_than_its_weakest_input(inputs, claimed, changes):
+    store = Store()
+    for i, level in enumerate(inputs):
+        store.add(_item(i, level))
+    derived = store.derive(_item(99, claimed, "model_inference"), [f"i{i}" for i in range(len(inputs))], changes)
+    assert derived.verification <= min(inputs) and derived.verification <= claimed
+    if {"dropped_attribution", "strengthened_certainty"} & changes:
+        assert derived.verification <= Verification.UNVERIFIED
+
+
+def test_descendants_and_quarantine_follow_every_derivation():
+    store = Store()
+    store.add(_item(1, Verification.VERIFIED))
+    store.add(_item(2, Verification.VERIFIED))
+    store.derive(_item(3, Verification.VERIFIED, "model_inference"), ["i1"])
+    store.derive(_item(4, Verification.VERIFIED, "model_inference"), ["i3", "i2"])
+    store.derive(_item(5, Verification.VERIFIED, "model_inference"), ["i2"])
+    assert store.descendants("i1") == ["i3", "i4"]
+    assert store.quarantine("i1") == ["i1", "i3", "i4"]
+    assert store.get("i4").verification == Verification.QUARANTINED and store.get("i5").verification > 0
+    restored = Store.from_json(json.loads(json.dumps(store.to_json())))
+    assert restored.items == store.items
+
+
+def test_bad_provenance_is_refused():
+    with pytest.raises(ValueError, match="source_class"):
+        Item("x", "t", "gossip", "h")
+    with pytest.raises(ValueError, match="not in the store"):
+        Store().derive(_item(1, Verification.VERIFIED), ["nope"])

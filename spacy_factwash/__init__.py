@@ -12,10 +12,10 @@ from .gate import component  # noqa: F401  (registers factwash_compare)
 from . import lemmas  # noqa: F401  (registers factwash_lemmas)
 from .gate.report import Report
 from .lexicon import LABELS, LexiconError, load_lexicons
-from .pipeline import check, confirm, default_pipeline, drift, inspect, load
+from .pipeline import check, confirm, default_pipeline, drift, inspect, load, wrap
 
 __version__ = "0.1.0"
 __all__ = [
-    "load", "inspect", "check", "confirm", "drift", "default_pipeline", "Report", "register_extensions", "load_lexicons",
+    "load", "inspect", "check", "confirm", "drift", "wrap", "default_pipeline", "Report", "register_extensions", "load_lexicons",
     "LexiconError", "LABELS", "CUES_KEY", "SOURCES_KEY",
 ]

@@ -71,3 +71,10 @@ def drift(versions) -> "DriftReport":
     from .memory.drift import drift as drift_chain
 
     return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))
+
+
+def wrap(memory, policy=None, audit_log="factwash_audit.jsonl") -> "GatedMemory":
+    """Gate a mem0 ``Memory``: every fact is checked against its source before it is stored (mem0 extra)."""
+    from .memory.mem0_adapter import GatedMemory
+
+    return GatedMemory(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy)

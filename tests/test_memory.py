@@ -24,6 +24,7 @@ def test_a_chain_that_removes_one_hedge_per_hop_fires_on_the_hop_that_removes_th
     assert [h.verdict for h in report.hops] == ["pass", "rewrite"]
     assert [(loss.type, loss.hop) for loss in report.losses] == [("strengthened_certainty", 2)]
     assert report.end_to_end.verdict == "rewrite" and not report.lost_checkability
+    assert [v["verification"] for v in report.provenance] == ["attributed", "attributed", "unverified"]
 
 
 def test_each_loss_is_pinned_to_its_hop():
@@ -38,6 +39,7 @@ def test_each_loss_is_pinned_to_its_hop():
 def test_a_chain_that_goes_uncheckable_has_lost_checkability():
     report = spacy_factwash.drift(["Alice leads the team.", "Bananas are yellow.", "Bananas are yellow."])
     assert report.lost_checkability and report.uncheckable_hops == [1]
+    assert [v["verification"] for v in report.provenance] == ["attributed", "unverified", "unverified"]
     assert json.loads(json.dumps(report.to_dict()))["lost_checkability"] is True
 
 

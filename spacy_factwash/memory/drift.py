@@ -5,13 +5,17 @@ single hop. Because the checks compare cue *classes*, a hop that removes
 one of two hedges raises nothing and the hop that removes the last one
 raises ``strengthened_certainty``: every end-to-end loss the lexicon covers
 is pinned to a hop. A chain whose hop goes uncheckable has lost
-checkability, which is a finding, not a pass.
+checkability, which is a finding, not a pass. The report carries the
+chain's provenance: each version derived from the one before, never more
+verified than it, and lowered by a hop that dropped a hedge or attribution
+or could not be checked.
 """
 
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..gate.report import Report
+from .provenance import Item, Store, Verification
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class DriftReport:
     end_to_end: Report
     losses: List[Loss] = field(default_factory=list)
     uncheckable_hops: List[int] = field(default_factory=list)
+    provenance: List[Dict[str, Any]] = field(default_factory=list)
 
     @property
     def lost_checkability(self) -> bool:
@@ -43,7 +48,19 @@ class DriftReport:
         return data
 
 
-def drift_from_reports(hops: Sequence[Report], end_to_end: Report) -> DriftReport:
+def chain_provenance(versions: Sequence[str], hops: Sequence[Report],
+                     start: Verification = Verification.ATTRIBUTED) -> Store:
+    """Each version as an item derived from the one before, its verification lowered by its hop's findings."""
+    store = Store()
+    store.add(Item("v0", versions[0], "user_statement", "chain:v0", verification=start))
+    for index, report in enumerate(hops, start=1):
+        store.derive(Item(f"v{index}", versions[index], "model_inference", f"chain:v{index}", verification=start),
+                     [f"v{index - 1}"], [c.type for c in report.changes], unchecked=report.verdict == "uncheckable")
+    return store
+
+
+def drift_from_reports(hops: Sequence[Report], end_to_end: Report,
+                       versions: Sequence[str] = ()) -> DriftReport:
     """Assemble a drift report from already gated hops and the end-to-end report."""
     losses = []
     for change in end_to_end.changes:
@@ -51,7 +68,8 @@ def drift_from_reports(hops: Sequence[Report], end_to_end: Report) -> DriftRepor
                     if any(c.type == change.type for c in report.changes)), None)
         losses.append(Loss(change.type, change.message, hop))
     uncheckable = [i for i, report in enumerate(hops, start=1) if report.verdict == "uncheckable"]
-    return DriftReport(list(hops), end_to_end, losses, uncheckable)
+    provenance = chain_provenance(versions, hops).to_json() if versions else []
+    return DriftReport(list(hops), end_to_end, losses, uncheckable, provenance)
 
 
 def drift(versions: Sequence[str], gate) -> DriftReport:
@@ -63,4 +81,4 @@ def drift(versions: Sequence[str], gate) -> DriftReport:
             raise TypeError(f"drift: version {index} must be a str, got {type(version).__name__}")
     pairs = [(versions[i - 1], versions[i]) for i in range(1, len(versions))] + [(versions[0], versions[-1])]
     reports = list(gate.pipe_pairs(pairs))
-    return drift_from_reports(reports[:-1], reports[-1])
+    return drift_from_reports(reports[:-1], reports[-1], versions)

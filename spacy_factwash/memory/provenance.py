@@ -68,14 +68,18 @@ class Store:
         self.items[item.id] = item
         return item
 
-    def derive(self, item: Item, inputs: Sequence[str], gate_changes: Iterable[str] = ()) -> Item:
-        """Add an item derived from ``inputs``, its verification capped by them and lowered by gate findings."""
+    def derive(self, item: Item, inputs: Sequence[str], gate_changes: Iterable[str] = (),
+               unchecked: bool = False) -> Item:
+        """Add an item derived from ``inputs``, its verification capped by them and lowered by gate findings.
+
+        ``unchecked``: the gate could not check the derivation (uncheckable), which lowers it the same way.
+        """
         missing = [i for i in inputs if i not in self.items]
         if not inputs or missing:
             raise ValueError(f"item {item.id!r}: inputs {missing or list(inputs)} are not in the store")
         cap = min(self.items[i].verification for i in inputs)
         verification = min(item.verification, cap)
-        if LOWERING_CHANGES & set(gate_changes):
+        if unchecked or LOWERING_CHANGES & set(gate_changes):
             verification = min(verification, Verification.UNVERIFIED)  # lowered, never raised
         derived = Item(item.id, item.text, item.source_class, item.source_handle, item.subject, item.time,
                        Verification(verification), tuple(inputs))

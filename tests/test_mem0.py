@@ -78,8 +78,12 @@ def test_a_supported_fact_is_stored_and_an_unaligned_one_is_marked_unverified(tm
     by_text = {m["memory"]: m for m in memories}
     assert set(by_text) == {"Someone said Alice was promoted to admin this morning.", "Bananas are yellow."}
     assert (by_text["Bananas are yellow."].get("metadata") or {}).get("factwash_verification") == "unverified"
+    kept = by_text["Someone said Alice was promoted to admin this morning."].get("metadata") or {}
+    assert kept.get("factwash_verification") == "attributed" and kept.get("factwash_source", "").startswith("src:")
     actions = [json.loads(line)["action"] for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
     assert actions == ["store", "store_unverified"]
+    levels = [item["verification"] for item in wrapped.provenance.to_json()]
+    assert levels == ["attributed", "attributed", "unverified"]  # the messages, then each fact derived from them
 
 
 def test_verbatim_adds_and_updates_are_gated_too(tmp_path, stub):

@@ -12,18 +12,26 @@ mem0 (2.x) writes on three paths, and each is gated:
 - ``update(memory_id, text)``: the new text is gated against the old one.
 
 Nothing is lost: every decision, with its report, is appended to an audit
-log (JSONL); a rejected or held fact is kept there. mem0 is an optional
-extra and is imported only by this module.
+log (JSONL); a rejected or held fact is kept there. Provenance travels with
+each stored fact: the messages are a user-statement item, each fact an item
+derived from them (``provenance.Store``), and the fact's verification
+(never above its source's, lowered by a dropped hedge or attribution or an
+unchecked alignment) and source item go into its metadata. mem0 is an
+optional extra and is imported only by this module.
 """
 
+import hashlib
 import json
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from .provenance import Item, Store, Verification
 
 ACTIONS = ("store", "store_unverified", "hold", "drop")
 DEFAULT_POLICY = {"pass": "store", "uncheckable": "store_unverified", "rewrite": "hold", "reject": "drop"}
 VERIFICATION_KEY = "factwash_verification"
+SOURCE_KEY = "factwash_source"
 
 
 def _no_model_downloads() -> None:
@@ -73,21 +81,31 @@ class GatedMemory:
         self.policy = policy
         self.audit_log = Path(audit_log)
         self._source: Optional[str] = None
-        self._deferred: List[str] = []
+        self._deferred: List[Tuple[str, Dict[str, str]]] = []
+        self._accepted: Dict[str, Dict[str, str]] = {}
+        self.provenance = Store()
         memory.llm = _GatedLLM(memory.llm, self)
 
     def __getattr__(self, name: str):
         return getattr(self.memory, name)
 
-    def _decide(self, path: str, source: str, fact: str) -> str:
-        """Gate one fact, log the decision with its report, and return the action."""
+    def _decide(self, path: str, source: str, fact: str) -> Tuple[str, Dict[str, str]]:
+        """Gate one fact, record its provenance, log the decision with its report; the action and the metadata."""
         report = self.gate.compare(*self.gate.nlp.pipe([source, fact]))
         action = self.policy[report.verdict]
+        source_id = "src:" + hashlib.sha1(source.encode("utf8")).hexdigest()[:12]
+        if source_id not in self.provenance.items:
+            self.provenance.add(Item(source_id, source, "user_statement", path, verification=Verification.ATTRIBUTED))
+        derived = self.provenance.derive(
+            Item(f"fact:{len(self.provenance.items)}", fact, "model_inference", path,
+                 verification=Verification.ATTRIBUTED),
+            [source_id], [c.type for c in report.changes], unchecked=report.verdict == "uncheckable")
+        provenance = {VERIFICATION_KEY: derived.verification.name.lower(), SOURCE_KEY: source_id}
         record = {"time": time.time(), "path": path, "fact": fact, "verdict": report.verdict, "action": action,
-                  "report": report.to_dict()}
+                  "provenance": provenance, "report": report.to_dict()}
         with self.audit_log.open("a", encoding="utf8") as log:
             log.write(json.dumps(record, ensure_ascii=False) + "\n")
-        return action
+        return action, provenance
 
     def _filter_extraction(self, reply: str) -> str:
         """Keep in mem0's extraction reply only the facts the policy stores now; defer the unverified ones."""
@@ -100,11 +118,12 @@ class GatedMemory:
             text = fact.get("text") if isinstance(fact, dict) else None
             if not isinstance(text, str):
                 continue
-            action = self._decide("add", self._source, text)
+            action, provenance = self._decide("add", self._source, text)
             if action == "store":
                 kept.append(fact)
+                self._accepted[text] = provenance
             elif action == "store_unverified":
-                self._deferred.append(text)
+                self._deferred.append((text, provenance))
         return json.dumps({"memory": kept})
 
     def add(self, messages, *, infer: bool = True, source: Optional[str] = None,
@@ -112,17 +131,22 @@ class GatedMemory:
         """Add messages through the gate; see the module docstring for each path."""
         if not infer:
             return self._add_verbatim(messages, source, metadata, **kwargs)
-        self._source, self._deferred = source or messages_text(messages), []
+        self._source, self._deferred, self._accepted = source or messages_text(messages), [], {}
         try:
             result = self.memory.add(messages, infer=True, metadata=metadata, **kwargs)
         finally:
             self._source = None
-        unverified = [self._store_unverified(text, metadata, **kwargs) for text in self._deferred]
+        for stored in result.get("results", []):
+            if stored.get("memory") in self._accepted:  # mem0 shares one metadata dict per call: add each fact's own
+                self.memory.update(stored["id"], metadata=self._accepted[stored["memory"]])
+        unverified = [self._store_marked(text, metadata, provenance, **kwargs) for text, provenance in self._deferred]
         results = list(result.get("results", [])) + [r for found in unverified for r in found.get("results", [])]
         return {**result, "results": results}
 
-    def _store_unverified(self, text: str, metadata: Optional[Dict[str, Any]], **kwargs) -> Dict[str, Any]:
-        marked = {**(metadata or {}), VERIFICATION_KEY: "unverified"}
+    def _store_marked(self, text: str, metadata: Optional[Dict[str, Any]], provenance: Dict[str, str],
+                      **kwargs) -> Dict[str, Any]:
+        """Store one gated fact verbatim with its provenance in the metadata."""
+        marked = {**(metadata or {}), **provenance}
         return self.memory.add([{"role": "user", "content": text}], infer=False, metadata=marked, **kwargs)
 
     def _add_verbatim(self, messages, source: Optional[str], metadata: Optional[Dict[str, Any]], **kwargs):
@@ -132,11 +156,9 @@ class GatedMemory:
         results = []
         listed = [{"role": "user", "content": messages}] if isinstance(messages, str) else list(messages)
         for message in listed:
-            action = self._decide("add_verbatim", source, str(message.get("content", "")))
-            if action == "store":
-                results += self.memory.add([message], infer=False, metadata=metadata, **kwargs).get("results", [])
-            elif action == "store_unverified":
-                results += self._store_unverified(str(message["content"]), metadata, **kwargs).get("results", [])
+            action, provenance = self._decide("add_verbatim", source, str(message.get("content", "")))
+            if action in ("store", "store_unverified"):
+                results += self._store_marked(str(message["content"]), metadata, provenance, **kwargs).get("results", [])
         return {"results": results}
 
     def update(self, memory_id: str, text: Optional[str] = None, **kwargs):
@@ -146,9 +168,8 @@ class GatedMemory:
         old = self.memory.get(memory_id)
         if not old:
             raise ValueError(f"no memory {memory_id!r} to update")
-        action = self._decide("update", old["memory"], text)
+        action, provenance = self._decide("update", old["memory"], text)
         if action in ("hold", "drop"):
             return {"message": f"not updated: the gate's policy says {action}", "memory_id": memory_id}
-        if action == "store_unverified":
-            kwargs["metadata"] = {**(kwargs.get("metadata") or {}), VERIFICATION_KEY: "unverified"}
+        kwargs["metadata"] = {**(kwargs.get("metadata") or {}), **provenance}
         return self.memory.update(memory_id, text=text, **kwargs)

@@ -59,6 +59,7 @@ def _write_readme_table(readme: Path, table: str, name: str) -> None:
 
 
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
+README_OPTION = typer.Option(None, "--readme", help="Also write the table into this README.")
 SPLITS_OPTION = typer.Option(Path("training/splits"), "--splits", help="The committed split files.")
 
 
@@ -266,7 +267,7 @@ def confirm_command(
 @app.command("confirm-fixture")
 def confirm_fixture(
     fixture: Path = typer.Option(Path("training/authority/fixture.jsonl"), "--fixture", help="The written cases."),
-    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+    readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score the authority confirmer on the written fixture, per category."""
     from .evaluation.authority_fixture import markdown_table, score_fixture
@@ -310,7 +311,7 @@ def drift_command(
 def bench(
     stimuli_path: Path = typer.Argument(..., help='The stimulus set: {"stimulus_set", "id", "source"} a line.'),
     writes_paths: List[Path] = typer.Argument(..., help='One or more files of writes: {"stimulus_id", "memory"} a line.'),
-    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+    readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score a memory system's writes: flag rate (95% Wilson interval), uncheckable share, abstention, change types."""
     from .evaluation.readme import BENCH
@@ -488,7 +489,7 @@ def readme_table(
 @app.command("gate-sets")
 def gate_sets(
     folder: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the pair sets."),
-    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+    readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score the gate on the written should-pass and flagging pair sets (per-type P/R, verdict confusion)."""
     from .evaluation.gate_sets import markdown_table, score_sets
@@ -505,7 +506,7 @@ def gate_sets(
 def gate_eval(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+    readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score the whole gate on pairs built from the corpora's test-half annotation."""
     from .evaluation.evaluate import evaluation_pipeline
@@ -560,7 +561,7 @@ def bench_gate(
 @app.command("gate-frank")
 def gate_frank(
     corpora: Optional[Path] = CORPORA_OPTION,
-    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README."),
+    readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Flag rates of the gate on FRANK test summaries: fully factual vs with circumstance errors, and the lift."""
     from .evaluation.frank import markdown_table, score

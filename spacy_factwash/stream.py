@@ -33,23 +33,30 @@ class InputLine:
     error: Optional[str] = None
 
 
-def read_inputs(path: Path, max_length: Optional[int] = None) -> Iterator[InputLine]:
-    """Yield the lines of a .txt or .jsonl file one at a time."""
-    is_jsonl = path.suffix.lower() in {".jsonl", ".ndjson"}
+def decoded_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
+    """(line number, text, None), or (line number, None, why) for a line that is not UTF-8; one at a time."""
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
             try:
-                line = raw.decode("utf8").rstrip("\r\n")
+                yield number, raw.decode("utf8").rstrip("\r\n"), None
             except UnicodeDecodeError as err:
-                yield InputLine(number, error=f"not UTF-8 ({err.reason} at byte {err.start})")
-                continue
-            item = _parse_jsonl(number, line) if is_jsonl else InputLine(number, line)
-            if item.error is None and max_length is not None and len(item.text) > max_length:
-                item = InputLine(
-                    number, id=item.id,
-                    error=f"text of {len(item.text):,} characters exceeds the pipeline's max_length of {max_length:,}",
-                )
-            yield item
+                yield number, None, f"not UTF-8 ({err.reason} at byte {err.start})"
+
+
+def read_inputs(path: Path, max_length: Optional[int] = None) -> Iterator[InputLine]:
+    """Yield the lines of a .txt or .jsonl file one at a time."""
+    is_jsonl = path.suffix.lower() in {".jsonl", ".ndjson"}
+    for number, line, error in decoded_lines(path):
+        if line is None:
+            yield InputLine(number, error=error)
+            continue
+        item = _parse_jsonl(number, line) if is_jsonl else InputLine(number, line)
+        if item.error is None and max_length is not None and len(item.text) > max_length:
+            item = InputLine(
+                number, id=item.id,
+                error=f"text of {len(item.text):,} characters exceeds the pipeline's max_length of {max_length:,}",
+            )
+        yield item
 
 
 def _json_object(line: str) -> Tuple[Optional[dict], Optional[str]]:
@@ -80,16 +87,11 @@ def _parse_jsonl(number: int, line: str) -> InputLine:
 def read_records(path: Path) -> List[dict]:
     """Every line of a small JSONL file as an object; the first unusable line is a BadInput naming file and line."""
     records = []
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf8")
-            except UnicodeDecodeError as err:
-                raise BadInput(f"{path}:{number}: not UTF-8 ({err.reason})") from None
-            record, error = _json_object(line)
-            if record is None:
-                raise BadInput(f"{path}:{number}: {error}")
-            records.append(record)
+    for number, line, error in decoded_lines(path):
+        record, error = _json_object(line) if line is not None else (None, error)
+        if record is None:
+            raise BadInput(f"{path}:{number}: {error}")
+        records.append(record)
     return records
 
 
@@ -106,22 +108,16 @@ class PairLine:
 
 def read_pairs(path: Path) -> Iterator[PairLine]:
     """Yield the ``{"id", "source", "memory"}`` lines of a JSONL file one at a time."""
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf8").rstrip("\r\n")
-            except UnicodeDecodeError as err:
-                yield PairLine(number, error=f"not UTF-8 ({err.reason} at byte {err.start})")
-                continue
-            record, error = _json_object(line)
-            if record is None:
-                yield PairLine(number, error=error)
-                continue
-            bad = [key for key in ("source", "memory") if not isinstance(record.get(key), str)]
-            if bad:
-                yield PairLine(number, record.get("id"), error=f"{' and '.join(bad)} missing or not a string")
-                continue
-            yield PairLine(number, record.get("id"), record["source"], record["memory"])
+    for number, line, error in decoded_lines(path):
+        record, error = _json_object(line) if line is not None else (None, error)
+        if record is None:
+            yield PairLine(number, error=error)
+            continue
+        bad = [key for key in ("source", "memory") if not isinstance(record.get(key), str)]
+        if bad:
+            yield PairLine(number, record.get("id"), error=f"{' and '.join(bad)} missing or not a string")
+            continue
+        yield PairLine(number, record.get("id"), record["source"], record["memory"])
 
 
 def annotate_lines(

@@ -243,3 +243,15 @@ def test_guard_names_the_drift_a_lexicon_change_causes(corpora, test_half, tmp_p
     assert any(d.startswith("CD-SCO / NEGATION / R: README says") for d in drift)
     version = load_lexicons().version
     assert any(f"lexicon {version}+unfrozen" in d for d in drift if d.startswith("caption"))
+
+
+def test_a_mining_round_writes_only_the_class_files_and_manifest(tmp_path):
+    from spacy_factwash.evaluation.mining import _write_lexicon
+
+    out = tmp_path / "lexicons"
+    (out / "authority").mkdir(parents=True)
+    (out / "authority" / "keep.jsonl").write_text("{}\n")
+    _write_lexicon(ROOT / "training" / "lexicons" / "seed", out, {}, {"hedge:might"}, "9.0.0")
+    assert (out / "authority" / "keep.jsonl").read_text() == "{}\n"
+    written = load_lexicons(out)
+    assert written.version == "9.0.0" and "hedge:might" not in written.by_id

@@ -11,7 +11,6 @@ listing every addition and removal.
 """
 
 import json
-import shutil
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,15 +192,15 @@ def mine_round(root: Path, split_dir: Path, lexicon_in: Path, lexicon_out: Path,
 
 def _write_lexicon(lexicon_in: Path, lexicon_out: Path, additions: Dict[str, List[dict]], removals: Set[str],
                    version: str) -> None:
-    """Copy the lexicon, drop removed entries, append added ones, and freeze it as ``version``."""
-    if lexicon_out.resolve() != lexicon_in.resolve():
-        if lexicon_out.exists():
-            shutil.rmtree(lexicon_out)
-        shutil.copytree(lexicon_in, lexicon_out)
+    """Write the class files (removed entries dropped, added ones appended) to ``lexicon_out`` and freeze it.
+
+    Only the class files and the manifest are written: anything else in the
+    folder (the packaged ``lexicons/authority/`` set) is left alone.
+    """
+    lexicon_out.mkdir(parents=True, exist_ok=True)
     for name, label in CLASS_FILES.items():
-        path = lexicon_out / name
-        kept = [line for line in path.read_text(encoding="utf8").splitlines()
-                if line.strip() and json.loads(line)["id"] not in removals]
+        lines = (lexicon_in / name).read_text(encoding="utf8").splitlines()
+        kept = [line for line in lines if line.strip() and json.loads(line)["id"] not in removals]
         kept += [json.dumps(entry, ensure_ascii=False) for entry in additions.get(label, [])]
-        path.write_text("\n".join(kept) + "\n", encoding="utf8")
+        (lexicon_out / name).write_text("\n".join(kept) + "\n", encoding="utf8")
     freeze(lexicon_out, version)

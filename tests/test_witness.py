@@ -1,0 +1,129 @@
+"""The witness through the real anthropic client against a local stand-in transport: validated, and only lowering."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import in_ci
+
+try:
+    import anthropic
+
+    try:  # the SDK's own HTTP package: anthropic 2.x ships on httpx2, earlier releases on httpx
+        import httpx2 as httpx
+    except ImportError:
+        import httpx
+except ImportError:
+    if in_ci():
+        raise  # the README's test command installs the models extra
+    pytest.skip("the models extra is not installed: pip install '.[test,models]'", allow_module_level=True)
+
+from spacy_factwash import inspect  # noqa: E402
+from spacy_factwash.models.witness import Witness, lower_with_witness, validate  # noqa: E402
+
+SEVERITY = {"pass": 0, "uncheckable": 1, "rewrite": 2, "reject": 3}
+
+
+def stand_in(replies, seen=None):
+    """An anthropic client whose HTTP transport answers with the given tool inputs (or raw responses) in turn."""
+    replies = list(replies)
+
+    def handler(request):
+        if seen is not None:
+            seen.append(json.loads(request.content))
+        reply = replies.pop(0) if len(replies) > 1 else replies[0]
+        if isinstance(reply, httpx.Response):
+            return reply
+        return httpx.Response(200, json={
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "stand-in",
+            "content": [{"type": "tool_use", "id": "tu_1", "name": "report_cues", "input": reply}],
+            "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}})
+
+    return anthropic.Anthropic(api_key="offline", max_retries=0,
+                               http_client=httpx.Client(transport=httpx.MockTransport(handler)))
+
+
+HEDGED = "Alice will, one would imagine, be promoted."
+YES = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []}
+
+
+def test_the_witness_sees_one_sentence_and_its_quote_is_validated():
+    seen = []
+    witness = Witness(client=stand_in([YES], seen))
+    answer = witness.ask(HEDGED)
+    assert answer.usable and answer.hedges and answer.hedge_words == ("one would imagine",)
+    [request] = seen
+    assert request["messages"] == [{"role": "user", "content": HEDGED}]
+    assert request["tool_choice"] == {"type": "tool", "name": "report_cues"}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"hedges": True, "hedge_words": ["probably"], "attributes": False, "attribution_words": []},
+        {"hedges": True, "hedge_words": [], "attributes": False, "attribution_words": []},
+        {"hedges": "yes", "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []},
+        {"nonsense": 1},
+        httpx.Response(500, json={"type": "error", "error": {"type": "api_error", "message": "down"}}),
+        httpx.Response(200, text="not json at all"),
+    ],
+)
+def test_a_reply_that_cannot_point_at_the_text_is_discarded_and_counted(reply):
+    witness = Witness(client=stand_in([reply]))
+    assert not witness.ask(HEDGED).usable and witness.discarded == 1
+
+
+def test_the_witness_lowers_a_flag_the_lexicon_got_wrong():
+    report = inspect("Alice might be promoted.", HEDGED)
+    assert report.verdict == "rewrite" and [c.type for c in report.changes] == ["strengthened_certainty"]
+    lowered = lower_with_witness(report, Witness(client=stand_in([YES])))
+    assert lowered.verdict == "pass" and lowered.changes == []
+
+
+def test_the_witness_is_asked_only_about_flagged_sentences_and_never_when_nothing_is_flagged():
+    seen = []
+    witness = Witness(client=stand_in([YES], seen))
+    lower_with_witness(inspect("Alice leads the team.", "Alice leads the team."), witness)
+    lower_with_witness(inspect("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes."), witness)
+    assert seen == [] and witness.asked == 0
+
+
+WORDS = st.sampled_from(["one would imagine", "Alice", "promoted", "reportedly", "", "zzz", "said"])
+REPLIES = st.one_of(
+    st.fixed_dictionaries({"hedges": st.booleans(), "hedge_words": st.lists(WORDS, max_size=3),
+                           "attributes": st.booleans(), "attribution_words": st.lists(WORDS, max_size=3)}),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+PAIRS = [("Someone said Alice might be promoted if the audit passes.", "Alice will, one would imagine, be promoted."),
+         ("Bob reportedly left. Bananas are yellow.", "Bob left. Bananas are ripe today."),
+         ("The cluster has 4,500 nodes, Alice said.", "The cluster has 5,400 nodes.")]
+REPORTS = [inspect(s, m) for s, m in PAIRS]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(range(len(PAIRS))), REPLIES)
+def test_whatever_the_witness_says_the_verdict_is_never_stricter(index, reply):
+    report = REPORTS[index]
+    lowered = lower_with_witness(report, Witness(client=stand_in([reply])))
+    assert SEVERITY[lowered.verdict] <= SEVERITY[report.verdict]
+    assert {c.type for c in lowered.changes} <= {c.type for c in report.changes}
+
+
+def test_validate_normalises_case_whitespace_and_curly_quotes():
+    sentence = "Bob’s   manager SAID it, apparently."
+    answer = validate(sentence, {"hedges": True, "hedge_words": ["apparently"], "attributes": True,
+                                 "attribution_words": ["bob's manager said"]})
+    assert answer.usable and answer.attributes
+
+
+def test_no_client_is_built_and_anthropic_is_not_imported_unless_a_model_component_is_used():
+    code = ("import sys, spacy_factwash\n"
+            "spacy_factwash.inspect('Someone said Alice was promoted.', 'Alice was promoted.')\n"
+            "print('anthropic' in sys.modules)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.stdout.strip() == "False", result.stderr
+    assert Witness().client is None

@@ -73,8 +73,12 @@ def drift(versions) -> "DriftReport":
     return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))
 
 
-def wrap(memory, policy=None, audit_log="factwash_audit.jsonl") -> "GatedMemory":
-    """Gate a mem0 ``Memory``: every fact is checked against its source before it is stored (mem0 extra)."""
+def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None) -> "GatedMemory":
+    """Gate a mem0 ``Memory``: every fact is checked against its source before it is stored (mem0 extra).
+
+    With a ``fixer`` (``models.fixer.Fixer``), a fact held for a rewrite verdict is stored in its fixed form
+    when the fix passes the gate.
+    """
     from .memory.mem0_adapter import GatedMemory
 
-    return GatedMemory(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy)
+    return GatedMemory(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer)

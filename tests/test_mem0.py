@@ -102,3 +102,27 @@ def test_verbatim_adds_and_updates_are_gated_too(tmp_path, stub):
 def test_a_bad_policy_is_refused(tmp_path, stub):
     with pytest.raises(ValueError, match="policy must map"):
         spacy_factwash.wrap(new_memory(tmp_path, stub, "p"), audit_log=tmp_path / "a.jsonl", policy={"pass": "keep"})
+
+
+def test_with_a_fixer_a_held_fact_is_stored_in_its_fixed_form(tmp_path, stub):
+    anthropic = pytest.importorskip("anthropic")
+    try:
+        import httpx2 as httpx
+    except ImportError:
+        import httpx
+    from spacy_factwash.models.fixer import Fixer
+
+    def handler(request):
+        return httpx.Response(200, json={
+            "id": "m", "type": "message", "role": "assistant", "model": "stand-in", "stop_reason": "tool_use",
+            "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
+            "content": [{"type": "tool_use", "id": "t", "name": "propose_rewrite",
+                         "input": {"memory": "Someone said Alice was promoted to admin this morning."}}]})
+
+    fixer = Fixer(client=anthropic.Anthropic(api_key="offline", max_retries=0,
+                                             http_client=httpx.Client(transport=httpx.MockTransport(handler))))
+    wrapped = spacy_factwash.wrap(new_memory(tmp_path, stub, "f"), audit_log=tmp_path / "audit.jsonl", fixer=fixer)
+    wrapped.add(HEARSAY, user_id="u4")
+    assert stored(wrapped, "u4") == ["Someone said Alice was promoted to admin this morning."]
+    paths = [json.loads(line)["path"] for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert paths == ["add", "fix", "fix"]  # the held fact, the fixer's proposal and its acceptance, the fix gated

@@ -127,3 +127,49 @@ def test_no_client_is_built_and_anthropic_is_not_imported_unless_a_model_compone
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.stdout.strip() == "False", result.stderr
     assert Witness().client is None
+
+
+# -- the fixer --------------------------------------------------------------------------------
+
+from spacy_factwash import default_pipeline  # noqa: E402
+from spacy_factwash.models.fixer import Fixer  # noqa: E402
+
+SOURCE = "Someone said Alice was promoted to admin this morning."
+MEMORY = "Alice was promoted to admin."
+
+
+def fixer_replying(text, seen=None):
+    def handler(request):
+        if seen is not None:
+            seen.append(json.loads(request.content))
+        return httpx.Response(200, json={
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "stand-in",
+            "content": [{"type": "tool_use", "id": "tu_1", "name": "propose_rewrite", "input": {"memory": text}}],
+            "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}})
+
+    return Fixer(client=anthropic.Anthropic(api_key="offline", max_retries=0,
+                                            http_client=httpx.Client(transport=httpx.MockTransport(handler))))
+
+
+def test_a_fix_that_restores_the_cues_is_accepted_and_both_reports_are_kept():
+    gate = default_pipeline().get_pipe("factwash_compare")
+    seen = []
+    fix = fixer_replying(SOURCE, seen).fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
+    assert fix.accepted and fix.original.verdict == "rewrite" and fix.proposal_report.verdict == "pass"
+    assert "dropped_attribution" in seen[0]["messages"][0]["content"]
+
+
+def test_a_fix_that_fails_the_gate_is_refused_and_the_verdict_stands():
+    gate = default_pipeline().get_pipe("factwash_compare")
+    fix = fixer_replying("Alice was definitely promoted to admin.").fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
+    assert not fix.accepted and fix.proposal_report.verdict == "rewrite" and fix.original.verdict == "rewrite"
+
+
+def test_only_a_rewrite_verdict_is_fixed_and_a_failed_call_changes_nothing():
+    gate = default_pipeline().get_pipe("factwash_compare")
+    rejected = inspect("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes.")
+    assert not fixer_replying("x").fix(gate, "a", "b", rejected).accepted
+    broken = Fixer(client=anthropic.Anthropic(api_key="offline", max_retries=0, http_client=httpx.Client(
+        transport=httpx.MockTransport(lambda request: httpx.Response(500, json={})))))
+    fix = broken.fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
+    assert not fix.accepted and fix.reason.startswith("call failed")

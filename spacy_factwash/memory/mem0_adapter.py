@@ -11,6 +11,10 @@ mem0 (2.x) writes on three paths, and each is gated:
   is; given a ``source``, each is first gated against it.
 - ``update(memory_id, text)``: the new text is gated against the old one.
 
+A fact held for a ``rewrite`` verdict is, when a fixer is configured
+(``models.fixer.Fixer``), rewritten by the model and stored only if the
+rewrite passes the same gate against the same source.
+
 Nothing is lost: every decision, with its report, is appended to an audit
 log (JSONL); a rejected or held fact is kept there. Provenance travels with
 each stored fact: the messages are a user-statement item, each fact an item
@@ -71,7 +75,8 @@ class _GatedLLM:
 class GatedMemory:
     """A mem0 ``Memory`` whose writes pass the gate first; everything else is the Memory's own."""
 
-    def __init__(self, memory, gate, audit_log: Union[str, Path], policy: Optional[Mapping[str, str]] = None) -> None:
+    def __init__(self, memory, gate, audit_log: Union[str, Path], policy: Optional[Mapping[str, str]] = None,
+                 fixer=None) -> None:
         policy = dict(DEFAULT_POLICY if policy is None else policy)
         if set(policy) != set(DEFAULT_POLICY) or not set(policy.values()) <= set(ACTIONS):
             raise ValueError(f"policy must map each of {sorted(DEFAULT_POLICY)} to one of {ACTIONS}, got {policy}")
@@ -80,6 +85,7 @@ class GatedMemory:
         self.gate = gate
         self.policy = policy
         self.audit_log = Path(audit_log)
+        self.fixer = fixer
         self._source: Optional[str] = None
         self._deferred: List[Tuple[str, Dict[str, str]]] = []
         self._accepted: Dict[str, Dict[str, str]] = {}
@@ -89,8 +95,12 @@ class GatedMemory:
     def __getattr__(self, name: str):
         return getattr(self.memory, name)
 
-    def _decide(self, path: str, source: str, fact: str) -> Tuple[str, Dict[str, str]]:
-        """Gate one fact, record its provenance, log the decision with its report; the action and the metadata."""
+    def _log(self, record: Dict[str, Any]) -> None:
+        with self.audit_log.open("a", encoding="utf8") as log:
+            log.write(json.dumps({"time": time.time(), **record}, ensure_ascii=False) + "\n")
+
+    def _decide(self, path: str, source: str, fact: str) -> Tuple[str, Dict[str, str], Any]:
+        """Gate one fact, record its provenance, log the decision with its report; the action, metadata, report."""
         report = self.gate.compare(*self.gate.nlp.pipe([source, fact]))
         action = self.policy[report.verdict]
         source_id = "src:" + hashlib.sha1(source.encode("utf8")).hexdigest()[:12]
@@ -101,11 +111,22 @@ class GatedMemory:
                  verification=Verification.ATTRIBUTED),
             [source_id], [c.type for c in report.changes], unchecked=report.verdict == "uncheckable")
         provenance = {VERIFICATION_KEY: derived.verification.name.lower(), SOURCE_KEY: source_id}
-        record = {"time": time.time(), "path": path, "fact": fact, "verdict": report.verdict, "action": action,
-                  "provenance": provenance, "report": report.to_dict()}
-        with self.audit_log.open("a", encoding="utf8") as log:
-            log.write(json.dumps(record, ensure_ascii=False) + "\n")
-        return action, provenance
+        self._log({"path": path, "fact": fact, "verdict": report.verdict, "action": action,
+                   "provenance": provenance, "report": report.to_dict()})
+        return action, provenance, report
+
+    def _fixed(self, source: str, fact: str, report) -> Optional[Tuple[str, Dict[str, str]]]:
+        """With a fixer, a held rewrite's proposal and provenance when the proposal passes the gate; both logged."""
+        if self.fixer is None or report.verdict != "rewrite":
+            return None
+        fix = self.fixer.fix(self.gate, source, fact, report)
+        self._log({"path": "fix", "fact": fact, "proposal": fix.proposal, "accepted": fix.accepted,
+                   "reason": fix.reason,
+                   "proposal_report": fix.proposal_report.to_dict() if fix.proposal_report else None})
+        if not fix.accepted:
+            return None
+        _, provenance, _ = self._decide("fix", source, fix.proposal)
+        return fix.proposal, provenance
 
     def _filter_extraction(self, reply: str) -> str:
         """Keep in mem0's extraction reply only the facts the policy stores now; defer the unverified ones."""
@@ -118,12 +139,16 @@ class GatedMemory:
             text = fact.get("text") if isinstance(fact, dict) else None
             if not isinstance(text, str):
                 continue
-            action, provenance = self._decide("add", self._source, text)
+            action, provenance, report = self._decide("add", self._source, text)
             if action == "store":
                 kept.append(fact)
                 self._accepted[text] = provenance
             elif action == "store_unverified":
                 self._deferred.append((text, provenance))
+            elif action == "hold":
+                fixed = self._fixed(self._source, text, report)
+                if fixed is not None:
+                    self._deferred.append(fixed)
         return json.dumps({"memory": kept})
 
     def add(self, messages, *, infer: bool = True, source: Optional[str] = None,
@@ -156,7 +181,7 @@ class GatedMemory:
         results = []
         listed = [{"role": "user", "content": messages}] if isinstance(messages, str) else list(messages)
         for message in listed:
-            action, provenance = self._decide("add_verbatim", source, str(message.get("content", "")))
+            action, provenance, _ = self._decide("add_verbatim", source, str(message.get("content", "")))
             if action in ("store", "store_unverified"):
                 results += self._store_marked(str(message["content"]), metadata, provenance, **kwargs).get("results", [])
         return {"results": results}
@@ -168,7 +193,7 @@ class GatedMemory:
         old = self.memory.get(memory_id)
         if not old:
             raise ValueError(f"no memory {memory_id!r} to update")
-        action, provenance = self._decide("update", old["memory"], text)
+        action, provenance, _ = self._decide("update", old["memory"], text)
         if action in ("hold", "drop"):
             return {"message": f"not updated: the gate's policy says {action}", "memory_id": memory_id}
         kwargs["metadata"] = {**(kwargs.get("metadata") or {}), **provenance}

@@ -11,12 +11,10 @@ witness is first asked, from the environment's API key unless one is passed.
 
 import re
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from typing import Any, Dict, List, Tuple
 
 from ..gate.policy import verdict
-
-DEFAULT_MODEL = "claude-haiku-4-5"
+from .client import ModelComponent
 TOOL = {
     "name": "report_cues",
     "description": "Report whether the sentence hedges and whether it attributes, with the exact words.",
@@ -74,39 +72,23 @@ def validate(sentence: str, reply: Any) -> WitnessAnswer:
 
 
 @dataclass
-class Witness:
+class Witness(ModelComponent):
     """Ask a model about one sentence at a time, through the anthropic SDK."""
 
-    client: Any = None
-    model: str = DEFAULT_MODEL
     timeout: float = 20.0
-    max_retries: int = 2
     max_tokens: int = 300
     asked: int = 0
     discarded: int = 0
     cache: Dict[str, WitnessAnswer] = field(default_factory=dict)
 
-    def _client(self):
-        if self.client is None:
-            import anthropic  # only when a model component is actually used
-
-            self.client = anthropic.Anthropic(timeout=self.timeout, max_retries=self.max_retries)
-        return self.client
 
     def ask(self, sentence: str) -> WitnessAnswer:
         """The witness's validated answer for one sentence (cached by text)."""
         if sentence in self.cache:
             return self.cache[sentence]
         self.asked += 1
-        prompt = resources.files("spacy_factwash.models").joinpath("prompts/witness.txt").read_text(encoding="utf8")
         try:
-            response = self._client().messages.create(
-                model=self.model, max_tokens=self.max_tokens, system=prompt, tools=[TOOL],
-                tool_choice={"type": "tool", "name": TOOL["name"]},
-                messages=[{"role": "user", "content": sentence}],
-            )
-            blocks = [b for b in response.content if getattr(b, "type", None) == "tool_use"]
-            answer = validate(sentence, blocks[0].input if blocks else None)
+            answer = validate(sentence, self.ask_tool("witness", TOOL, sentence))
         except Exception as err:  # a failed call is a discarded reply: the deterministic result stands
             answer = WitnessAnswer(False, reason=f"call failed: {type(err).__name__}: {err}")
         if not answer.usable:

@@ -452,6 +452,9 @@ def evaluate(
     lexicon_dir: Optional[Path] = typer.Option(None, "--lexicon-dir", help="A lexicon folder (default: the packaged one)."),
     output_dir: Path = typer.Option(Path("training/metrics"), "--output-dir", help="Where metrics JSON and table go."),
     errors: int = typer.Option(0, "--errors", min=0, help="Top false-firing entries and missed gold texts (dev only)."),
+    witness: bool = typer.Option(False, "--witness", help="Also score the model witness (needs ANTHROPIC_API_KEY) "
+                                                          "beside the word list on a stratified test sample."),
+    per_class: int = typer.Option(200, "--per-class", min=2, help="Sentences per class in the witness sample."),
 ) -> None:
     """Score every detector on a corpus half: a Markdown table and a JSON file."""
     import json
@@ -470,6 +473,16 @@ def evaluate(
     table = markdown_table(result)
     (output_dir / f"table-{half}.md").write_text(table, encoding="utf8")
     typer.echo(table)
+    if witness:
+        from .evaluation.witness_eval import witness_scores
+        from .models.witness import Witness
+
+        scores = witness_scores(_corpora_root(corpora), splits, nlp, Witness(), per_class)
+        (output_dir / "witness-test.json").write_text(json.dumps(scores, indent=1) + "\n", encoding="utf8")
+        for label, result in scores.items():
+            for name, s in result.items():
+                typer.echo(f"{label:<12} {name:<10} P {s['p']:.2f}  R {s['r']:.2f}  F1 {s['f1']:.2f}"
+                           + (f"  discarded {s['discarded']}" if "discarded" in s else ""))
 
 
 @app.command("readme-table")

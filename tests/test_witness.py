@@ -173,3 +173,34 @@ def test_only_a_rewrite_verdict_is_fixed_and_a_failed_call_changes_nothing():
         transport=httpx.MockTransport(lambda request: httpx.Response(500, json={})))))
     fix = broken.fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
     assert not fix.accepted and fix.reason.startswith("call failed")
+
+
+# -- the witness as a cue detector, beside the word list ------------------------------------------
+
+from spacy_factwash.evaluation.witness_eval import stratified  # noqa: E402
+
+
+def test_the_sample_is_stratified_and_fixed():
+    units = [(f"s{i}", i % 3 == 0) for i in range(300)]
+    sample = stratified(units, 40)
+    assert sum(gold for _, gold in sample) == 20 and len(sample) == 40 and sample == stratified(units, 40)
+    with pytest.raises(ValueError, match="not enough"):
+        stratified(units[:10], 40)
+
+
+def test_evaluate_witness_scores_both_on_the_same_sentences_and_counts_discarded_as_misses(corpora, tmp_path):
+    from pathlib import Path
+
+    from spacy_factwash.evaluation.evaluate import evaluation_pipeline
+    from spacy_factwash.evaluation.witness_eval import witness_scores
+
+    seen = []
+    garbage = Witness(client=stand_in([{"hedges": True, "hedge_words": ["zzz-not-there"], "attributes": False,
+                                        "attribution_words": []}], seen))
+    splits = Path(__file__).resolve().parent.parent / "training" / "splits"
+    scores = witness_scores(corpora, splits, evaluation_pipeline(), garbage, 10)
+    for label in ("HEDGE", "ATTRIBUTION"):
+        witness, words = scores[label]["witness"], scores[label]["word_list"]
+        assert witness["discarded"] == 10 and witness["tp"] == 0 and witness["fn"] == 5
+        assert words["tp"] + words["fn"] == 5
+    assert len(seen) == 20  # one call per sentence, each sentence alone

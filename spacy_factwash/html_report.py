@@ -5,8 +5,7 @@ from typing import Iterable, List, Tuple
 
 from spacy.tokens import Doc
 
-from .cues.display import CUE_COLORS
-from .cues.extensions import CUES_KEY
+from .cues.display import CUE_COLORS, segments
 from .gate.report import Report
 
 VERDICT_COLORS = {"pass": "#2f9e44", "rewrite": "#f08c00", "reject": "#e03131", "uncheckable": "#5c7cfa"}
@@ -27,16 +26,13 @@ li { margin: 0.3em 0; }
 def highlight(doc: Doc) -> str:
     """The Doc's text as HTML with every cue wrapped in a coloured, labelled mark."""
     pieces: List[str] = []
-    position = 0
-    for span in sorted(doc.spans.get(CUES_KEY, []), key=lambda s: (s.start_char, -s.end_char)):
-        if span.start_char < position:
+    for text, cue in segments(doc):
+        if cue is None:
+            pieces.append(html.escape(text))
             continue
-        pieces.append(html.escape(doc.text[position:span.start_char]))
-        color = CUE_COLORS.get(span.label_, "#dee2e6")
-        pieces.append(f'<mark class="cue cue-{span.label_.lower()}" style="background:{color}" '
-                      f'title="{html.escape(span.id_)}">{html.escape(span.text)}<sub>{span.label_}</sub></mark>')
-        position = span.end_char
-    pieces.append(html.escape(doc.text[position:]))
+        color = CUE_COLORS.get(cue.label_, "#dee2e6")
+        pieces.append(f'<mark class="cue cue-{cue.label_.lower()}" style="background:{color}" '
+                      f'title="{html.escape(cue.id_)}">{html.escape(text)}<sub>{cue.label_}</sub></mark>')
     return "".join(pieces)
 
 

@@ -1,8 +1,8 @@
 """Showing a person which cues fired, where, and from which lexicon entry."""
 
-from typing import Dict, List
+from typing import Dict, Iterator, List, Optional, Tuple
 
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 from spacy.util import registry
 
 from .extensions import CUES_KEY
@@ -23,22 +23,28 @@ def cue_colors() -> Dict[str, str]:
     return dict(CUE_COLORS)
 
 
+def segments(doc: Doc, spans_key: str = CUES_KEY) -> Iterator[Tuple[str, Optional[Span]]]:
+    """The text in order as (text, cue) pieces, cue None between cues.
+
+    Overlapping cues of different classes yield the outermost one only.
+    """
+    position = 0
+    for span in sorted(doc.spans.get(spans_key, []), key=lambda s: (s.start_char, -s.end_char)):
+        if span.start_char < position:
+            continue
+        yield doc.text[position:span.start_char], None
+        yield span.text, span
+        position = span.end_char
+    yield doc.text[position:], None
+
+
 def mark_cues(doc: Doc, spans_key: str = CUES_KEY) -> str:
     """The text with every cue bracketed and labelled: ``Alice [might]HEDGE come``.
 
     Overlapping cues of different classes are marked by the outermost one
     only; ``cue_rows`` lists them all.
     """
-    pieces: List[str] = []
-    position = 0
-    for span in sorted(doc.spans.get(spans_key, []), key=lambda s: (s.start_char, -s.end_char)):
-        if span.start_char < position:
-            continue
-        pieces.append(doc.text[position : span.start_char])
-        pieces.append(f"[{span.text}]{span.label_}")
-        position = span.end_char
-    pieces.append(doc.text[position:])
-    return "".join(pieces)
+    return "".join(text if cue is None else f"[{text}]{cue.label_}" for text, cue in segments(doc, spans_key))
 
 
 def cue_rows(cues: List[dict]) -> List[str]:

@@ -82,12 +82,7 @@ class Confirmer:
         self.matcher = AnchoredMatcher(nlp.vocab)
         self.labels: Dict[int, Tuple[str, str]] = {}
         for entry in self.lexicon.entries:
-            key = nlp.vocab.strings.add(entry.id)
-            self.labels[key] = (entry.label, entry.id)
-            if entry.is_token_pattern:
-                self.matcher.add_pattern(entry.id, list(entry.pattern))
-            else:
-                self.matcher.add_phrases(entry.id, list(nlp.tokenizer.pipe(entry.phrases)))
+            self.labels[self.matcher.add_entry(entry, nlp.tokenizer)] = (entry.label, entry.id)
         self.lemmatizer = nlp.get_pipe("factwash_lemmas") if nlp.has_pipe("factwash_lemmas") else None
 
     def _marks(self, span: Span) -> Dict[str, List[Tuple[int, int, str]]]:

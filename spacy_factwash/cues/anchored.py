@@ -24,6 +24,8 @@ from spacy.matcher import Matcher, PhraseMatcher
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from ..lexicon import Entry
+
 Match = Tuple[int, int, int]
 ANCHOR_ATTRS = {"LOWER": "LOWER", "ORTH": "ORTH", "TEXT": "ORTH", "SHAPE": "SHAPE"}
 SHAPE_COST = 50  # a shape ("dddd") stands for many words
@@ -95,6 +97,14 @@ class AnchoredMatcher:
     def __len__(self) -> int:
         """The number of entry keys (phrase entries and token patterns)."""
         return len(self.phrase_keys) + sum(len(m) for m in self.matchers.values()) + len(self.unanchored)
+
+    def add_entry(self, entry: Entry, tokenizer) -> int:
+        """Add a lexicon entry (phrases tokenized with ``tokenizer``, or its token pattern); its key's hash."""
+        if entry.is_token_pattern:
+            self.add_pattern(entry.id, list(entry.pattern))
+        else:
+            self.add_phrases(entry.id, list(tokenizer.pipe(entry.phrases)))
+        return self.vocab.strings[entry.id]
 
     def add_phrases(self, key: str, phrases: List[Doc]) -> None:
         """Add phrase patterns (tokenized Docs, matched on LOWER) under ``key``."""

@@ -111,12 +111,8 @@ class CueComponent(Pipe):
         self.matcher = AnchoredMatcher(self.vocab)
         for label in self.labels:
             for entry in lexicons.for_label(label):
-                key = self.vocab.strings.add(entry.id)
+                key = self.matcher.add_entry(entry, self.tokenizer)
                 self.entries[key] = (label, entry.id, entry.role == "exclusion")
-                if entry.is_token_pattern:
-                    self.matcher.add_pattern(entry.id, list(entry.pattern))
-                else:
-                    self.matcher.add_phrases(entry.id, list(self.tokenizer.pipe(entry.phrases)))
 
     def explain(self, cue: Span) -> Entry:
         """The lexicon entry behind a cue span: its pattern, role and provenance."""

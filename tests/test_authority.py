@@ -127,7 +127,6 @@ PARSES = {
 
 
 def parsed_confirmer():
-    import spacy
     from spacy.language import Language
 
     from spacy_factwash.authority.confirm import Confirmer

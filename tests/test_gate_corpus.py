@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-import spacy
 
 from spacy_factwash import default_pipeline
 from spacy_factwash.evaluation.evaluate import evaluation_pipeline

@@ -14,7 +14,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import spacy
 from spacy.language import Language
 
-from ..cues.extensions import LEXICON_VERSION_KEY
 from .bioscope import SKIPPED as BIOSCOPE_SKIPPED
 from .cdsco import AFFIXAL_KEY
 from .corpora import CORPORA

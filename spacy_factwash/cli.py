@@ -146,22 +146,74 @@ def _text_or_file(value: str) -> str:
     return value
 
 
+MODEL_OPTION = typer.Option("claude-haiku-4-5", "--model", help="Model for --witness/--unsupported (priced in "
+                                                               "spacy_factwash/models/prices.json).")
+MAX_USD_OPTION = typer.Option(1.0, "--max-usd", min=0.0, help="Budget cap in dollars for model calls in this run.")
+CACHE_OPTION = typer.Option(None, "--cache", help="Reply cache file (default: $FACTWASH_MODEL_CACHE or "
+                                                  "~/.cache/spacy-factwash/replies.sqlite).")
+NO_CACHE_OPTION = typer.Option(False, "--no-cache", help="Keep replies in memory only (a repeat run pays again).")
+WITNESS_OPTION = typer.Option(False, "--witness", help="Ask a model witness about flagged hedges and attributions; "
+                                                       "it may only lower the verdict (needs ANTHROPIC_API_KEY).")
+UNSUPPORTED_OPTION = typer.Option(False, "--unsupported", help="Ask a model whether the source supports each memory "
+                                                               "sentence; notes only, never the verdict.")
+
+
+def _reply_cache(cache: Optional[Path], no_cache: bool):
+    """The reply cache a model run uses: in memory with --no-cache, else the given or default file."""
+    from .models.cache import ReplyCache, default_cache_path
+
+    try:
+        return ReplyCache(":memory:" if no_cache else (cache or default_cache_path()))
+    except (OSError, ValueError) as err:
+        _fail(str(err))
+
+
+def _review(witness: bool, unsupported: bool, model: str, max_usd: float, cache: Optional[Path], no_cache: bool):
+    """The model review a command enabled, or None (then nothing model-related is imported or built)."""
+    if not (witness or unsupported):
+        return None
+    from .models.budget import UnknownPrice, price_of
+    from .models.review import Review
+
+    try:
+        price_of(model)
+    except UnknownPrice as err:
+        _fail(str(err))
+    return Review.build(witness=witness, support=unsupported, model=model, max_usd=max_usd,
+                        cache=_reply_cache(cache, no_cache))
+
+
+def _cost_line(review) -> None:
+    """The last line of a run that used a model: calls, cache hits, tokens, dollars, discarded replies."""
+    if review is not None:
+        typer.echo(review.meter.line() + f", {review.discarded()} reply(ies) discarded", err=True)
+
+
 @app.command("check")
 def check_command(
     source: str = typer.Option(..., "--source", help="The source: a file path, or the text itself."),
     memory: str = typer.Option(..., "--memory", help="The rewrite (memory): a file path, or the text itself."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    witness: bool = WITNESS_OPTION,
+    unsupported: bool = UNSUPPORTED_OPTION,
+    model: str = MODEL_OPTION,
+    max_usd: float = MAX_USD_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
 ) -> None:
     """Gate one rewrite against its source and print the report.
 
     Exit status: 0 pass, 3 uncheckable, 4 rewrite, 5 reject; 1 for an input error, 2 for a usage error.
+    With --witness or --unsupported, a cost line ends the run (on stderr).
     """
     import json
 
     from .pipeline import inspect
 
-    report = inspect(_text_or_file(source), _text_or_file(memory))
+    review = _review(witness, unsupported, model, max_usd, cache, no_cache)
+    report = inspect(_text_or_file(source), _text_or_file(memory), review=review)
     typer.echo(json.dumps(report.to_dict(), ensure_ascii=False) if as_json else str(report))
+    _cost_line(review)
     raise typer.Exit(VERDICT_EXIT_CODES[report.verdict])
 
 
@@ -172,8 +224,19 @@ def gate(
     n_process: int = typer.Option(1, "--n-process", min=1, help="Worker processes for annotation."),
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
     skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines", help="Skip and count unusable lines instead of stopping."),
+    witness: bool = WITNESS_OPTION,
+    unsupported: bool = UNSUPPORTED_OPTION,
+    model: str = MODEL_OPTION,
+    max_usd: float = MAX_USD_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
 ) -> None:
-    """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end."""
+    """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end.
+
+    With --witness or --unsupported, each report is reviewed by the model as it
+    is written (replies cached, so a re-run after a kill pays only for what
+    was not yet asked) and a cost line ends the run.
+    """
     import json
     from collections import Counter
 
@@ -182,13 +245,17 @@ def gate(
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
-    compare = default_pipeline().get_pipe("factwash_compare")
+    review = _review(witness, unsupported, model, max_usd, cache, no_cache)
+    nlp = default_pipeline()
+    compare = nlp.get_pipe("factwash_compare")
     verdicts: Counter = Counter()
     change_types: Counter = Counter()
     bad = 0
     items = (((line.source, line.memory), line) for line in read_pairs(input_path))
     with output_path.open("w", encoding="utf8") as out:
         results = compare.pipe_pairs(items, batch_size=batch_size, n_process=n_process, as_tuples=True)
+        if review is not None:
+            results = ((_reviewed(nlp, review, report, line), line) for report, line in results)
         for report, line in tqdm(results, unit=" pairs", desc="gate", disable=None):
             if line.error is not None:
                 if not skip_bad_lines:
@@ -202,6 +269,17 @@ def gate(
     typer.echo(f"gated {sum(verdicts.values())} pairs ({bad} bad lines skipped)", err=True)
     typer.echo("verdicts: " + ", ".join(f"{v} {verdicts[v]}" for v in VERDICT_EXIT_CODES), err=True)
     typer.echo("changes: " + (", ".join(f"{t} {n}" for t, n in change_types.most_common()) or "none"), err=True)
+    _cost_line(review)
+
+
+def _reviewed(nlp, review, report, line):
+    """A gated pair's report after the model review (a bad line's report is passed through untouched)."""
+    if line.error is not None:
+        return report
+    if review.support is None:  # the witness reads the report's own excerpts: no Docs needed
+        return review(report, None, None)
+    source, memory = nlp.pipe([line.source, line.memory])
+    return review(report, source, memory)
 
 
 @app.command()
@@ -455,6 +533,10 @@ def evaluate(
     witness: bool = typer.Option(False, "--witness", help="Also score the model witness (needs ANTHROPIC_API_KEY) "
                                                           "beside the word list on a stratified test sample."),
     per_class: int = typer.Option(200, "--per-class", min=2, help="Sentences per class in the witness sample."),
+    model: str = MODEL_OPTION,
+    max_usd: float = MAX_USD_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
 ) -> None:
     """Score every detector on a corpus half: a Markdown table and a JSON file."""
     import json
@@ -474,15 +556,35 @@ def evaluate(
     (output_dir / f"table-{half}.md").write_text(table, encoding="utf8")
     typer.echo(table)
     if witness:
-        from .evaluation.witness_eval import witness_scores
-        from .models.witness import Witness
+        _evaluate_witness(_corpora_root(corpora), splits, nlp, output_dir, per_class,
+                          _review(True, False, model, max_usd, cache, no_cache))
 
-        scores = witness_scores(_corpora_root(corpora), splits, nlp, Witness(), per_class)
-        (output_dir / "witness-test.json").write_text(json.dumps(scores, indent=1) + "\n", encoding="utf8")
-        for label, result in scores.items():
-            for name, s in result.items():
-                typer.echo(f"{label:<12} {name:<10} P {s['p']:.2f}  R {s['r']:.2f}  F1 {s['f1']:.2f}"
-                           + (f"  discarded {s['discarded']}" if "discarded" in s else ""))
+
+def _evaluate_witness(root: Path, splits: Path, nlp, output_dir: Path, per_class: int, review) -> None:
+    """The metered, resumable witness run: results in a run file named for its lineage, scores, a cost line."""
+    import json
+
+    from .evaluation.witness_eval import SEED, witness_scores
+    from .models.budget import BudgetExhausted
+    from .models.client import load_prompt
+    from .models.runfile import run_name
+
+    name = run_name("witness-eval", review.witness.model,
+                    {"per_class": per_class, "prompt": load_prompt("witness").id}, SEED)
+    run_path = output_dir / "model-runs" / name
+    try:
+        scores = witness_scores(root, splits, nlp, review.witness, per_class, run_path)
+    except BudgetExhausted as err:
+        _cost_line(review)
+        _fail(f"{err}. Results so far are in {run_path}; run again with a higher --max-usd to continue.", 6)
+    (output_dir / f"{run_path.stem}.scores.json").write_text(json.dumps(scores, indent=1) + "\n", encoding="utf8")
+    for label, result in scores.items():
+        for name in ("word_list", "witness"):
+            s = result[name]
+            typer.echo(f"{label:<12} {name:<10} P {s['p']:.2f}  R {s['r']:.2f}  F1 {s['f1']:.2f}"
+                       + (f"  discarded {s['discarded']}" if "discarded" in s else ""))
+    typer.echo(f"results: {run_path}", err=True)
+    _cost_line(review)
 
 
 @app.command("readme-table")
@@ -513,6 +615,28 @@ def gate_sets(
     typer.echo(table)
     if readme is not None:
         _write_readme_table(readme, table, GATE)
+
+
+@app.command("model-cost")
+def model_cost(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the written pair sets."),
+    model: str = MODEL_OPTION,
+    readme: Optional[Path] = README_OPTION,
+) -> None:
+    """Model calls per 100 writes and their worst-case cost, on the gate sets and FRANK test; no model is called."""
+    from .evaluation.model_cost import cost_table, write_sets
+    from .evaluation.readme import MODEL_COST
+    from .models.budget import UnknownPrice
+    from .pipeline import default_pipeline
+
+    try:
+        table = cost_table(write_sets(sets, _corpora_root(corpora) / "frank" / "raw"), default_pipeline(), model)
+    except UnknownPrice as err:
+        _fail(str(err))
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, MODEL_COST)
 
 
 @app.command("gate-eval")

@@ -35,14 +35,20 @@ def default_pipeline() -> Language:
     return load()
 
 
-def inspect(source: str, memory: str) -> "Report":
-    """Compare a memory with its source and return the full report."""
+def inspect(source: str, memory: str, *, review=None) -> "Report":
+    """Compare a memory with its source and return the full report.
+
+    ``review`` (optional) is a callable ``review(report, source_doc, memory_doc)``
+    that returns the report after model components have seen it, for example
+    ``spacy_factwash.models.review.Review.build(witness=True)``.
+    """
     for name, value in (("source", source), ("memory", memory)):
         if not isinstance(value, str):
             raise TypeError(f"inspect: {name} must be a str, got {type(value).__name__}")
     nlp = default_pipeline()
     source_doc, memory_doc = nlp.pipe([source, memory])
-    return nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
+    report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
+    return report if review is None else review(report, source_doc, memory_doc)
 
 
 def check(source: str, memory: str) -> str:

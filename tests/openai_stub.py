@@ -2,13 +2,13 @@
 
 import hashlib
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from local_server import JSONHandler, LocalServer
 
 DIMS = 8
 
 
-class Stub:
+class Stub(LocalServer):
     """Serve ``reply`` to every chat completion and deterministic vectors to every embedding request."""
 
     def __init__(self, reply: dict) -> None:
@@ -16,12 +16,9 @@ class Stub:
         self.chat_requests = []
         stub = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
+        class Handler(JSONHandler):
             def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                body = self.read_json()
                 if self.path.endswith("/chat/completions"):
                     stub.chat_requests.append(body)
                     payload = {"id": "c1", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
@@ -34,27 +31,12 @@ class Stub:
                         {"object": "embedding", "index": i, "embedding": vector(str(text))}
                         for i, text in enumerate(inputs)], "usage": {"prompt_tokens": 1, "total_tokens": 1}}
                 else:
-                    self.send_response(404)
-                    self.end_headers()
+                    self.send_json(404, {})
                     return
-                data = json.dumps(payload).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                self.send_json(200, payload)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
+        self.url = f"{self.root}/v1"
 
 
 def vector(text: str):

@@ -8,43 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import in_ci
 
-try:
-    import anthropic
+from anthropic_stub import mock_client, require_sdk
 
-    try:  # the SDK's own HTTP package: anthropic 2.x ships on httpx2, earlier releases on httpx
-        import httpx2 as httpx
-    except ImportError:
-        import httpx
-except ImportError:
-    if in_ci():
-        raise  # the README's test command installs the models extra
-    pytest.skip("the models extra is not installed: pip install '.[test,models]'", allow_module_level=True)
+anthropic, httpx = require_sdk()
 
 from spacy_factwash import inspect  # noqa: E402
 from spacy_factwash.models.witness import Witness, lower_with_witness, validate  # noqa: E402
 
 SEVERITY = {"pass": 0, "uncheckable": 1, "rewrite": 2, "reject": 3}
-
-
-def stand_in(replies, seen=None):
-    """An anthropic client whose HTTP transport answers with the given tool inputs (or raw responses) in turn."""
-    replies = list(replies)
-
-    def handler(request):
-        if seen is not None:
-            seen.append(json.loads(request.content))
-        reply = replies.pop(0) if len(replies) > 1 else replies[0]
-        if isinstance(reply, httpx.Response):
-            return reply
-        return httpx.Response(200, json={
-            "id": "msg_1", "type": "message", "role": "assistant", "model": "stand-in",
-            "content": [{"type": "tool_use", "id": "tu_1", "name": "report_cues", "input": reply}],
-            "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}})
-
-    return anthropic.Anthropic(api_key="offline", max_retries=0,
-                               http_client=httpx.Client(transport=httpx.MockTransport(handler)))
 
 
 HEDGED = "Alice will, one would imagine, be promoted."
@@ -53,7 +25,7 @@ YES = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False
 
 def test_the_witness_sees_one_sentence_and_its_quote_is_validated():
     seen = []
-    witness = Witness(client=stand_in([YES], seen))
+    witness = Witness(client=mock_client([YES], seen))
     answer = witness.ask(HEDGED)
     assert answer.usable and answer.hedges and answer.hedge_words == ("one would imagine",)
     [request] = seen
@@ -73,20 +45,20 @@ def test_the_witness_sees_one_sentence_and_its_quote_is_validated():
     ],
 )
 def test_a_reply_that_cannot_point_at_the_text_is_discarded_and_counted(reply):
-    witness = Witness(client=stand_in([reply]))
+    witness = Witness(client=mock_client([reply]))
     assert not witness.ask(HEDGED).usable and witness.discarded == 1
 
 
 def test_the_witness_lowers_a_flag_the_lexicon_got_wrong():
     report = inspect("Alice might be promoted.", HEDGED)
     assert report.verdict == "rewrite" and [c.type for c in report.changes] == ["strengthened_certainty"]
-    lowered = lower_with_witness(report, Witness(client=stand_in([YES])))
+    lowered = lower_with_witness(report, Witness(client=mock_client([YES])))
     assert lowered.verdict == "pass" and lowered.changes == []
 
 
 def test_the_witness_is_asked_only_about_flagged_sentences_and_never_when_nothing_is_flagged():
     seen = []
-    witness = Witness(client=stand_in([YES], seen))
+    witness = Witness(client=mock_client([YES], seen))
     lower_with_witness(inspect("Alice leads the team.", "Alice leads the team."), witness)
     lower_with_witness(inspect("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes."), witness)
     assert seen == [] and witness.asked == 0
@@ -108,7 +80,7 @@ REPORTS = [inspect(s, m) for s, m in PAIRS]
 @given(st.sampled_from(range(len(PAIRS))), REPLIES)
 def test_whatever_the_witness_says_the_verdict_is_never_stricter(index, reply):
     report = REPORTS[index]
-    lowered = lower_with_witness(report, Witness(client=stand_in([reply])))
+    lowered = lower_with_witness(report, Witness(client=mock_client([reply])))
     assert SEVERITY[lowered.verdict] <= SEVERITY[report.verdict]
     assert {c.type for c in lowered.changes} <= {c.type for c in report.changes}
 
@@ -122,7 +94,11 @@ def test_validate_normalises_case_whitespace_and_curly_quotes():
 
 def test_no_client_is_built_and_anthropic_is_not_imported_unless_a_model_component_is_used():
     code = ("import sys, spacy_factwash\n"
+            "from typer.testing import CliRunner\n"
+            "from spacy_factwash.cli import app\n"
             "spacy_factwash.inspect('Someone said Alice was promoted.', 'Alice was promoted.')\n"
+            "result = CliRunner().invoke(app, ['check', '--source', 'Bob said it rained.', '--memory', 'It rained.'])\n"
+            "assert result.exit_code == 4, result.output\n"
             "print('anthropic' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.stdout.strip() == "False", result.stderr
@@ -139,16 +115,7 @@ MEMORY = "Alice was promoted to admin."
 
 
 def fixer_replying(text, seen=None):
-    def handler(request):
-        if seen is not None:
-            seen.append(json.loads(request.content))
-        return httpx.Response(200, json={
-            "id": "msg_1", "type": "message", "role": "assistant", "model": "stand-in",
-            "content": [{"type": "tool_use", "id": "tu_1", "name": "propose_rewrite", "input": {"memory": text}}],
-            "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}})
-
-    return Fixer(client=anthropic.Anthropic(api_key="offline", max_retries=0,
-                                            http_client=httpx.Client(transport=httpx.MockTransport(handler))))
+    return Fixer(client=mock_client([{"memory": text}], seen))
 
 
 def test_a_fix_that_restores_the_cues_is_accepted_and_both_reports_are_kept():
@@ -156,6 +123,7 @@ def test_a_fix_that_restores_the_cues_is_accepted_and_both_reports_are_kept():
     seen = []
     fix = fixer_replying(SOURCE, seen).fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
     assert fix.accepted and fix.original.verdict == "rewrite" and fix.proposal_report.verdict == "pass"
+    assert fix.prompt == "fixer-v1" and fix.model == "claude-haiku-4-5"
     assert "dropped_attribution" in seen[0]["messages"][0]["content"]
 
 
@@ -169,8 +137,7 @@ def test_only_a_rewrite_verdict_is_fixed_and_a_failed_call_changes_nothing():
     gate = default_pipeline().get_pipe("factwash_compare")
     rejected = inspect("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes.")
     assert not fixer_replying("x").fix(gate, "a", "b", rejected).accepted
-    broken = Fixer(client=anthropic.Anthropic(api_key="offline", max_retries=0, http_client=httpx.Client(
-        transport=httpx.MockTransport(lambda request: httpx.Response(500, json={})))))
+    broken = Fixer(client=mock_client([httpx.Response(500, json={})]))
     fix = broken.fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
     assert not fix.accepted and fix.reason.startswith("call failed")
 
@@ -195,12 +162,17 @@ def test_evaluate_witness_scores_both_on_the_same_sentences_and_counts_discarded
     from spacy_factwash.evaluation.witness_eval import witness_scores
 
     seen = []
-    garbage = Witness(client=stand_in([{"hedges": True, "hedge_words": ["zzz-not-there"], "attributes": False,
-                                        "attribution_words": []}], seen))
+    garbage = Witness(client=mock_client([{"hedges": True, "hedge_words": ["zzz-not-there"], "attributes": False,
+                                           "attribution_words": []}], seen))
     splits = Path(__file__).resolve().parent.parent / "training" / "splits"
-    scores = witness_scores(corpora, splits, evaluation_pipeline(), garbage, 10)
+    run = tmp_path / "run.jsonl"
+    scores = witness_scores(corpora, splits, evaluation_pipeline(), garbage, 10, run)
     for label in ("HEDGE", "ATTRIBUTION"):
         witness, words = scores[label]["witness"], scores[label]["word_list"]
         assert witness["discarded"] == 10 and witness["tp"] == 0 and witness["fn"] == 5
-        assert words["tp"] + words["fn"] == 5
+        assert words["tp"] + words["fn"] == 5 and scores[label]["missing"] == 0
     assert len(seen) == 20  # one call per sentence, each sentence alone
+    records = [json.loads(line) for line in run.read_text().splitlines()]
+    assert len(records) == 20 and all(r["witness"]["prompt"] == "witness-v2" for r in records)
+    again = witness_scores(corpora, splits, evaluation_pipeline(), garbage, 10, run)
+    assert again == scores and len(seen) == 20  # the re-run reads the run file and asks nothing

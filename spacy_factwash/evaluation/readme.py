@@ -16,6 +16,7 @@ GATE_CORPUS = "gate-corpus-table"
 FRANK = "frank-table"
 AUTHORITY = "authority-table"
 BENCH = "bench-table"
+MODEL_COST = "model-cost-table"
 
 
 def _markers(name: str):

@@ -121,7 +121,7 @@ class GatedMemory:
             return None
         fix = self.fixer.fix(self.gate, source, fact, report)
         self._log({"path": "fix", "fact": fact, "proposal": fix.proposal, "accepted": fix.accepted,
-                   "reason": fix.reason,
+                   "reason": fix.reason, "model": fix.model, "prompt": fix.prompt,
                    "proposal_report": fix.proposal_report.to_dict() if fix.proposal_report else None})
         if not fix.accepted:
             return None

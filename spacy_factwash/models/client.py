@@ -1,43 +1,142 @@
-"""One way to call a model with a forced tool and read the tool's input back, and the settings every component shares."""
+"""One way to call a model: a versioned prompt, a forced strict tool, the reply cached and metered.
 
-from dataclasses import dataclass
+Every component here (witness, support judge, fixer) asks through
+``ModelComponent.ask_tool``: the prompt is read from ``prompts/`` and checked
+against its manifest (a prompt edited without a new version is refused, so
+a cached or recorded reply always names the prompt that produced it); a
+cached reply is returned without a call; otherwise the meter checks the
+budget, the call is made through the anthropic SDK with the tool forced and
+``strict``, its usage is charged, and the raw reply is cached.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import resources
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
+
+from .budget import STOPS, Meter
+from .cache import ReplyCache, cache_key
 
 DEFAULT_MODEL = "claude-haiku-4-5"
 
 
-def anthropic_client(client: Any, timeout: float, max_retries: int):
-    """The given client, or one built from the environment's API key (anthropic is imported only here)."""
-    if client is not None:
-        return client
+class PromptError(ValueError):
+    """A prompt file that is missing or was edited without a new version."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A versioned prompt: ``id`` (name and version, e.g. ``witness-v2``) is recorded with every result."""
+
+    name: str
+    version: int
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}-v{self.version}"
+
+
+@lru_cache(maxsize=None)
+def load_prompt(name: str) -> Prompt:
+    """The current version of prompt ``name`` shipped with the package."""
+    return read_prompt(resources.files("spacy_factwash.models").joinpath("prompts"), name)
+
+
+def read_prompt(folder: Any, name: str) -> Prompt:
+    """Prompt ``name`` from ``folder`` (a path or package resource), checked against its ``manifest.json``."""
+    manifest = json.loads(folder.joinpath("manifest.json").read_text(encoding="utf8"))
+    if name not in manifest:
+        raise PromptError(f"prompts/manifest.json lists no prompt {name!r} (listed: {', '.join(sorted(manifest))})")
+    entry = manifest[name]
+    file_name = f"{name}.v{entry['version']}.txt"
+    try:
+        text = folder.joinpath(file_name).read_text(encoding="utf8")
+    except FileNotFoundError as err:
+        raise PromptError(f"prompts/{file_name}: missing (named by prompts/manifest.json)") from err
+    if hashlib.sha256(text.encode("utf8")).hexdigest() != entry["sha256"]:
+        raise PromptError(f"prompts/{file_name}: edited after it was frozen; save the change as "
+                          f"{name}.v{entry['version'] + 1}.txt and record it in prompts/manifest.json")
+    return Prompt(name, entry["version"], text)
+
+
+def anthropic_client(timeout: float, max_retries: int):
+    """A client built from the environment's API key (anthropic is imported only here)."""
     import anthropic
 
     return anthropic.Anthropic(timeout=timeout, max_retries=max_retries)
 
 
-def call_tool(client: Any, model: str, max_tokens: int, system: str, tool: dict, content: str) -> Optional[Any]:
-    """Ask once with ``tool`` forced; the tool's input, or None when the reply holds no tool call."""
-    response = client.messages.create(
-        model=model, max_tokens=max_tokens, system=system, tools=[tool],
-        tool_choice={"type": "tool", "name": tool["name"]}, messages=[{"role": "user", "content": content}],
-    )
-    blocks = [b for b in response.content if getattr(b, "type", None) == "tool_use"]
-    return blocks[0].input if blocks else None
+@dataclass(frozen=True)
+class Reply:
+    """A tool call's input (None when the reply held none), why the model stopped, and where the reply came from."""
+
+    input: Optional[Any]
+    stop_reason: Optional[str]
+    model: str
+    prompt: str
+    cached: bool = False
 
 
 @dataclass
 class ModelComponent:
-    """Client, model and call settings of a model component; the client is built on the first call."""
+    """Client, model, call settings, meter and reply cache of a model component.
+
+    The client is built on the first call that is not answered from the
+    cache. ``meter`` may be shared by several components so one budget caps
+    a whole run; ``cache`` defaults to one in memory (pass a ``ReplyCache``
+    on disk to keep replies between runs).
+    """
 
     client: Any = None
     model: str = DEFAULT_MODEL
     timeout: float = 30.0
     max_retries: int = 2
     max_tokens: int = 600
+    meter: Meter = field(default_factory=Meter)
+    cache: Optional[ReplyCache] = None
+    asked: int = 0
+    discarded: int = 0
 
-    def ask_tool(self, prompt: str, tool: dict, content: str) -> Optional[Any]:
-        """Call the model with the prompt file ``prompts/<prompt>.txt`` and ``tool`` forced; the tool's input."""
-        self.client = anthropic_client(self.client, self.timeout, self.max_retries)
-        system = resources.files("spacy_factwash.models").joinpath(f"prompts/{prompt}.txt").read_text(encoding="utf8")
-        return call_tool(self.client, self.model, self.max_tokens, system, tool, content)
+    def try_ask(self, prompt_name: str, tool: dict, content: str) -> Tuple[Optional[Reply], str]:
+        """Ask once and count it: (reply, "") or (None, why the call failed); budget and price errors propagate."""
+        try:
+            reply = self.ask_tool(prompt_name, tool, content)
+        except STOPS:
+            raise
+        except Exception as err:  # a failed call is a discarded reply: the deterministic result stands
+            self.asked += 1
+            return None, f"call failed: {type(err).__name__}: {err}"
+        self.asked += 1
+        return reply, ""
+
+    def request_bytes(self, prompt_name: str, tool: dict, content: str) -> int:
+        """The size of what one call sends (prompt, strict tool, content): the meter's bound on its input tokens."""
+        strict_tool = {**tool, "strict": True}
+        return len((load_prompt(prompt_name).text + json.dumps(strict_tool) + content).encode("utf8"))
+
+    def ask_tool(self, prompt_name: str, tool: dict, content: str) -> Reply:
+        """Ask once with ``tool`` forced; raises ``BudgetExhausted`` (no call made) or the SDK's error."""
+        prompt = load_prompt(prompt_name)
+        if self.cache is None:
+            self.cache = ReplyCache(":memory:")
+        key = cache_key(self.model, prompt.id, tool["name"], content)
+        stored = self.cache.get(key)
+        if stored is not None:
+            self.meter.cached += 1
+            return Reply(stored["input"], stored["stop_reason"], self.model, prompt.id, cached=True)
+        strict_tool = {**tool, "strict": True}
+        self.meter.allow(self.model, self.request_bytes(prompt_name, tool, content), self.max_tokens)
+        if self.client is None:
+            self.client = anthropic_client(self.timeout, self.max_retries)
+        response = self.client.messages.create(
+            model=self.model, max_tokens=self.max_tokens, system=prompt.text, tools=[strict_tool],
+            tool_choice={"type": "tool", "name": tool["name"]}, messages=[{"role": "user", "content": content}],
+        )
+        self.meter.charge(self.model, response.usage)
+        blocks = [b for b in response.content if getattr(b, "type", None) == "tool_use" and b.name == tool["name"]]
+        reply = {"input": blocks[0].input if blocks else None, "stop_reason": response.stop_reason}
+        self.cache.put(key, self.model, prompt.id, reply)
+        return Reply(reply["input"], reply["stop_reason"], self.model, prompt.id)

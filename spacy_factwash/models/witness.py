@@ -2,19 +2,22 @@
 
 It perceives and never judges: it sees one sentence, never the other text,
 and returns two booleans and the markers that made it say yes. Every marker
-is checked against the sentence (after lower-casing, folding curly quotes
-and collapsing whitespace); a reply that cites words not in the sentence,
-says yes without a marker, or is malformed is discarded and counted, and the
-deterministic result stands. The anthropic client is built only when the
-witness is first asked, from the environment's API key unless one is passed.
+is checked against the sentence (``quotes.normalise``: lower-cased, curly
+quotes folded, whitespace collapsed); a reply that cites words not in the
+sentence, says yes without a marker, is malformed, is a refusal, or fails is
+discarded and counted, and the deterministic result stands. The anthropic
+client is built only when the witness first makes a call.
 """
 
-import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Dict, List, Tuple
+from dataclasses import dataclass, replace
+from typing import List, Optional, Tuple
 
 from ..gate.policy import verdict
-from .client import ModelComponent
+from ..gate.report import Change, Excerpt
+from .budget import BudgetExhausted
+from .client import ModelComponent, Reply
+from .quotes import locate
+
 TOOL = {
     "name": "report_cues",
     "description": "Report whether the sentence hedges and whether it attributes, with the exact words.",
@@ -30,12 +33,8 @@ TOOL = {
         "additionalProperties": False,
     },
 }
-QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'})
-
-
-def normalise(text: str) -> str:
-    """Lower-cased, curly quotes folded, whitespace collapsed: the form markers are checked in."""
-    return re.sub(r"\s+", " ", text.translate(QUOTES).lower()).strip()
+LOWERED = "lowered_by_witness"
+DISPROVES = {"strengthened_certainty": "hedges", "dropped_attribution": "attributes"}  # change -> what disproves it
 
 
 @dataclass(frozen=True)
@@ -48,13 +47,17 @@ class WitnessAnswer:
     hedge_words: Tuple[str, ...] = ()
     attribution_words: Tuple[str, ...] = ()
     reason: str = ""
+    model: str = ""
+    prompt: str = ""
+
+    def words(self, flag: str) -> Tuple[str, ...]:
+        return self.hedge_words if flag == "hedges" else self.attribution_words
 
 
-def validate(sentence: str, reply: Any) -> WitnessAnswer:
-    """Check a tool reply against the sentence: every yes needs markers, and every marker must be in the sentence."""
+def validate(sentence: str, reply: object) -> WitnessAnswer:
+    """Check a tool input against the sentence: every yes needs markers, and every marker must be in the sentence."""
     if not isinstance(reply, dict):
         return WitnessAnswer(False, reason="reply is not an object")
-    text = normalise(sentence)
     answers = {}
     for flag, words_key in (("hedges", "hedge_words"), ("attributes", "attribution_words")):
         said, words = reply.get(flag), reply.get(words_key)
@@ -63,12 +66,21 @@ def validate(sentence: str, reply: Any) -> WitnessAnswer:
         words = [w for w in words if w.strip()]
         if said and not words:
             return WitnessAnswer(False, reason=f"{flag} is true but no words are quoted")
-        missing = [w for w in words if normalise(w) not in text]
+        missing = [w for w in words if locate(sentence, w) is None]
         if missing:
             return WitnessAnswer(False, reason=f"quoted words not in the sentence: {missing}")
         answers[flag] = (said, tuple(words))
     return WitnessAnswer(True, answers["hedges"][0], answers["attributes"][0], answers["hedges"][1],
                          answers["attributes"][1])
+
+
+def read_reply(sentence: str, reply: Reply) -> WitnessAnswer:
+    """The validated answer for one reply, stamped with its model and prompt version."""
+    if reply.input is None:
+        answer = WitnessAnswer(False, reason=f"no tool call in the reply (stop_reason {reply.stop_reason})")
+    else:
+        answer = validate(sentence, reply.input)
+    return replace(answer, model=reply.model, prompt=reply.prompt)
 
 
 @dataclass
@@ -77,24 +89,28 @@ class Witness(ModelComponent):
 
     timeout: float = 20.0
     max_tokens: int = 300
-    asked: int = 0
-    discarded: int = 0
-    cache: Dict[str, WitnessAnswer] = field(default_factory=dict)
-
+    unasked: int = 0
 
     def ask(self, sentence: str) -> WitnessAnswer:
-        """The witness's validated answer for one sentence (cached by text)."""
-        if sentence in self.cache:
-            return self.cache[sentence]
-        self.asked += 1
-        try:
-            answer = validate(sentence, self.ask_tool("witness", TOOL, sentence))
-        except Exception as err:  # a failed call is a discarded reply: the deterministic result stands
-            answer = WitnessAnswer(False, reason=f"call failed: {type(err).__name__}: {err}")
-        if not answer.usable:
-            self.discarded += 1
-        self.cache[sentence] = answer
+        """The witness's validated answer for one sentence; raises ``BudgetExhausted`` when no call may be made."""
+        reply, failure = self.try_ask("witness", TOOL, sentence)
+        answer = read_reply(sentence, reply) if reply else WitnessAnswer(False, reason=failure, model=self.model)
+        self.discarded += not answer.usable
         return answer
+
+
+def _lowering_note(change: Change, answer: WitnessAnswer, flag: str) -> Change:
+    """The evidence for a removed flag: the witness's first quoted marker, located in the memory."""
+    sentence = change.memory
+    word = answer.words(flag)[0]
+    start, end = locate(sentence.text, word)
+    return Change(LOWERED, "model:witness",
+                  f"the witness quotes {sentence.text[start:end]!r} as a {'hedge' if flag == 'hedges' else 'source'} "
+                  f"the lexicon missed, so {change.type} was removed",
+                  Excerpt(sentence.text[start:end], sentence.start_char + start, sentence.start_char + end),
+                  change.source, list(change.cues),
+                  {"removed": change.type, "model": answer.model, "prompt": answer.prompt,
+                   "quoted": list(answer.words(flag))})
 
 
 def lower_with_witness(report, witness: Witness):
@@ -102,21 +118,26 @@ def lower_with_witness(report, witness: Witness):
 
     The witness is asked only about memory sentences the gate flagged for
     those two changes; a usable "yes, it hedges / attributes" means the
-    memory kept the cue the lexicon missed, so that flag goes. No flag is
-    ever added, so the verdict can only stay or become more lenient.
+    memory kept the cue the lexicon missed, so that flag goes, and a
+    ``lowered_by_witness`` note records the quoted words and where they are.
+    No flag is ever added, so the verdict can only stay or become more
+    lenient. When the budget allows no more calls, the remaining flags stay.
     """
-    kept: List = []
-    removed: List = []
+    kept: List[Change] = []
+    notes: List[Change] = []
     for change in report.changes:
-        if change.type in ("strengthened_certainty", "dropped_attribution"):
-            answer = witness.ask(change.memory.text)
-            disproved = answer.usable and (answer.hedges if change.type == "strengthened_certainty"
-                                           else answer.attributes)
-            if disproved:
-                removed.append(change)
+        flag: Optional[str] = DISPROVES.get(change.type)
+        if flag is not None:
+            try:
+                answer = witness.ask(change.memory.text)
+            except BudgetExhausted:
+                witness.unasked += 1
+                answer = WitnessAnswer(False, reason="budget exhausted")
+            if answer.usable and getattr(answer, flag):
+                notes.append(_lowering_note(change, answer, flag))
                 continue
         kept.append(change)
-    if not removed:
+    if not notes:
         return report
-    return replace(report, changes=kept,
+    return replace(report, changes=kept, notes=list(report.notes) + notes,
                    verdict=verdict((c.type for c in kept), report.uncheckable, empty_memory=report.empty_memory))

@@ -1,0 +1,435 @@
+"""The model layer offline: the real anthropic SDK against stand-ins, budgets, caches, resumable runs, prompts."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+from anthropic_stub import HANG, AnthropicStub, message, mock_client, require_sdk
+
+anthropic, httpx = require_sdk()
+
+from spacy_factwash import default_pipeline, inspect  # noqa: E402
+from spacy_factwash.models.added import NOT_ESTABLISHED, UNSUPPORTED, SupportJudge, review_support  # noqa: E402
+from spacy_factwash.models.budget import BudgetExhausted, Meter, UnknownPrice, cost, price_of, worst_case  # noqa: E402
+from spacy_factwash.models.cache import ReplyCache, cache_key  # noqa: E402
+from spacy_factwash.models.client import PromptError, load_prompt, read_prompt  # noqa: E402
+from spacy_factwash.models.quotes import locate  # noqa: E402
+from spacy_factwash.models.runfile import RunFile, parse_run_name, resume, run_name  # noqa: E402
+from spacy_factwash.models.witness import LOWERED, TOOL, Witness, lower_with_witness  # noqa: E402
+
+PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "models" / "prompts"
+HEDGED = "Alice will, one would imagine, be promoted."
+YES = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []}
+
+
+# -- the request and the reply ----------------------------------------------------------------------
+
+def test_the_request_forces_a_strict_tool_and_the_answer_names_model_and_prompt_version():
+    seen = []
+    answer = Witness(client=mock_client([YES], seen)).ask(HEDGED)
+    [request] = seen
+    assert request["tools"][0]["strict"] is True and request["tool_choice"]["name"] == "report_cues"
+    assert request["system"] == load_prompt("witness").text and request["model"] == "claude-haiku-4-5"
+    assert answer.usable and answer.prompt == "witness-v2" and answer.model == "claude-haiku-4-5"
+
+
+def test_a_refusal_is_discarded_with_its_stop_reason():
+    refusal = httpx.Response(200, json={**message({"model": "m", "tool_choice": {"name": "x"}}, None),
+                                        "stop_reason": "refusal"})
+    witness = Witness(client=mock_client([refusal]))
+    answer = witness.ask(HEDGED)
+    assert not answer.usable and "refusal" in answer.reason and witness.discarded == 1
+
+
+def test_429_and_529_are_retried_after_the_time_the_server_asks_for():
+    seen = []
+    busy = [httpx.Response(429, headers={"retry-after-ms": "20"},
+                           json={"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}),
+            httpx.Response(529, headers={"retry-after": "0.02"},
+                           json={"type": "error", "error": {"type": "overloaded_error", "message": "busy"}})]
+    answer = Witness(client=mock_client(busy + [YES], seen, max_retries=2)).ask(HEDGED)
+    assert answer.usable and len(seen) == 3
+
+
+def test_retries_that_run_out_leave_a_discarded_reply_not_a_crash():
+    seen = []
+    busy = httpx.Response(429, headers={"retry-after-ms": "10"},
+                          json={"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}})
+    witness = Witness(client=mock_client([busy], seen, max_retries=1))
+    answer = witness.ask(HEDGED)
+    assert not answer.usable and "RateLimitError" in answer.reason and len(seen) == 2 and witness.discarded == 1
+
+
+def test_a_timeout_from_a_built_client_is_retried_then_discarded(monkeypatch):
+    with AnthropicStub(lambda body, n: HANG) as stub:
+        for name, value in stub.env().items():
+            monkeypatch.setenv(name, value)
+        witness = Witness(timeout=0.3, max_retries=1)  # built from the environment, like a user's
+        started = time.monotonic()
+        answer = witness.ask(HEDGED)
+        assert not answer.usable and "APITimeoutError" in answer.reason
+        assert len(stub.requests) == 2 and time.monotonic() - started < 10
+
+
+def test_the_client_is_only_built_when_a_call_is_made():
+    witness = Witness()
+    report = inspect("Alice leads the team.", "Alice leads the team.")
+    assert lower_with_witness(report, witness) is report and witness.client is None
+
+
+# -- the witness in the gate ------------------------------------------------------------------------
+
+def test_a_lowered_flag_leaves_a_note_pointing_at_the_quoted_words_in_the_memory():
+    source, memory = "Someone thinks Alice might be promoted.", "Bob said that Alice will, one would imagine, be promoted."
+    report = inspect(source, memory)
+    assert "strengthened_certainty" in {c.type for c in report.changes}
+    lowered = lower_with_witness(report, Witness(client=mock_client([YES])))
+    [note] = [n for n in lowered.notes if n.type == LOWERED]
+    assert memory[note.memory.start_char:note.memory.end_char] == "one would imagine"
+    assert note.values["removed"] == "strengthened_certainty" and note.values["prompt"] == "witness-v2"
+
+
+# -- the budget ------------------------------------------------------------------------------------
+
+def test_cost_comes_from_usage_and_the_price_table():
+    price = price_of("claude-haiku-4-5-20251001")  # a dated id is priced as its alias
+    assert cost("claude-haiku-4-5", {"input_tokens": 10**6, "output_tokens": 0}) == price["input"]
+    assert cost("claude-haiku-4-5", {"input_tokens": 0, "output_tokens": 10**6}) == price["output"]
+    with pytest.raises(UnknownPrice, match="prices.json"):
+        price_of("no-such-model")
+
+
+def test_the_budget_stops_a_run_before_a_call_that_could_pass_it_and_a_rerun_resumes(tmp_path):
+    sentences = [f"Sentence {i} might hold." for i in range(10)]
+    seen = []
+    one_call = cost("claude-haiku-4-5", {"input_tokens": 400, "output_tokens": 50})  # the stand-in's usage
+    witness = Witness(client=mock_client([YES], seen))
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, sentences[0]), witness.max_tokens)
+    meter = witness.meter = Meter(max_usd=2.5 * one_call + worst)  # room for three calls, judged by their worst case
+
+    def work(sentence):
+        return {"usable": witness.ask(sentence).usable}
+
+    path = tmp_path / run_name("witness-test", witness.model, {"n": 10}, 0)
+    with RunFile(path) as run, pytest.raises(BudgetExhausted, match="budget"):
+        resume(run, ((s, s) for s in sentences), work)
+    assert len(RunFile(path).done) == len(seen) == 3 and meter.spent_usd <= meter.max_usd and meter.refused == 1
+    witness.meter = Meter(max_usd=1.0)
+    with RunFile(path) as run:
+        assert resume(run, ((s, s) for s in sentences), work) == 7
+    assert len(seen) == 10 and len(RunFile(path).done) == 10
+
+
+def test_an_unpriced_model_cannot_run_under_a_budget():
+    witness = Witness(client=mock_client([YES]), model="no-such-model", meter=Meter(max_usd=1.0))
+    with pytest.raises(UnknownPrice):
+        witness.ask(HEDGED)
+
+
+# -- the cache -------------------------------------------------------------------------------------
+
+def test_a_cached_reply_costs_nothing_and_is_validated_again(tmp_path):
+    seen = []
+    first = Witness(client=mock_client([YES], seen), cache=ReplyCache(tmp_path / "replies.sqlite"))
+    assert first.ask(HEDGED).usable and len(seen) == 1
+    again = Witness(client=mock_client([YES], seen), cache=ReplyCache(tmp_path / "replies.sqlite"))
+    answer = again.ask(HEDGED)
+    assert answer.usable and answer.hedge_words == ("one would imagine",) and len(seen) == 1
+    assert again.meter.cached == 1 and again.meter.calls == 0 and again.meter.spent_usd == 0
+
+
+def test_the_cache_key_holds_model_prompt_version_tool_and_content():
+    base = cache_key("m", "witness-v2", "report_cues", "s")
+    assert len({base, cache_key("n", "witness-v2", "report_cues", "s"), cache_key("m", "witness-v3", "report_cues", "s"),
+                cache_key("m", "witness-v2", "judge_support", "s"), cache_key("m", "witness-v2", "report_cues", "t")}) == 5
+
+
+def test_a_broken_cache_file_is_named(tmp_path):
+    broken = tmp_path / "replies.sqlite"
+    broken.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(ValueError, match="replies.sqlite"):
+        ReplyCache(broken)
+
+
+# -- resumable run files ---------------------------------------------------------------------------
+
+def test_run_names_carry_lineage_and_read_back():
+    name = run_name("witness-eval", "claude-haiku-4-5", {"per_class": 200, "prompt": "witness-v2"}, 7)
+    assert parse_run_name(name) == {"operation": "witness-eval", "model": "claude-haiku-4-5",
+                                    "params": {"per_class": "200", "prompt": "witness-v2"}, "seed": 7}
+    with pytest.raises(ValueError, match="not a run file name"):
+        parse_run_name("results.jsonl")
+
+
+def test_a_line_cut_short_by_a_kill_is_dropped_and_asked_again(tmp_path):
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"key": "a", "v": 1}\n{"key": "b", "v": 2}\n{"key": "c", "v"', encoding="utf8")
+    with RunFile(path) as run:
+        assert run.done == {"a", "b"} and run.torn == 1
+        assert resume(run, [("a", 1), ("b", 2), ("c", 3)], lambda v: {"v": v}) == 1
+    assert [json.loads(line)["key"] for line in path.read_text().splitlines()] == ["a", "b", "c"]
+
+
+def test_a_broken_line_inside_a_run_file_is_named(tmp_path):
+    path = tmp_path / "run.jsonl"
+    path.write_text('{"key": "a"}\nnot json\n{"key": "c"}\n', encoding="utf8")
+    with pytest.raises(ValueError, match=r"run.jsonl:2"):
+        RunFile(path)
+
+
+KILLED_RUN = """
+import sys
+from spacy_factwash.models.runfile import RunFile, resume
+from spacy_factwash.models.witness import Witness
+witness = Witness(max_retries=0)
+with RunFile(sys.argv[1]) as run:
+    resume(run, ((f"s{i}", f"Sentence {i} might hold.") for i in range(12)),
+           lambda s: {"usable": witness.ask(s).usable})
+"""
+
+
+def test_a_run_killed_mid_call_loses_only_the_call_in_flight(tmp_path):
+    path = tmp_path / "run.jsonl"
+    hang_on = [6]  # the first run's sixth request never returns: the process is killed while it waits
+
+    def respond(body, n):
+        return HANG if n == hang_on[0] else {"hedges": False, "hedge_words": [], "attributes": False,
+                                             "attribution_words": []}
+
+    with AnthropicStub(respond) as stub:
+        env = {**os.environ, **stub.env(), "FACTWASH_MODEL_CACHE": str(tmp_path / "cache.sqlite")}
+        child = subprocess.Popen([sys.executable, "-c", KILLED_RUN, str(path)], env=env)
+        deadline = time.monotonic() + 120
+        while len(stub.requests) < 6 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        assert len(RunFile(path).done) == 5  # every answered call is on disk
+        hang_on[0] = -1
+        subprocess.run([sys.executable, "-c", KILLED_RUN, str(path)], env=env, check=True, timeout=300)
+    assert len(RunFile(path).done) == 12
+    assert len(stub.requests) == 12 + 1  # the one call lost in flight was asked again, nothing else
+
+
+# -- prompts ---------------------------------------------------------------------------------------
+
+def test_every_prompt_in_the_manifest_loads_and_an_edited_prompt_is_refused(tmp_path):
+    manifest = json.loads((PROMPTS / "manifest.json").read_text())
+    assert {load_prompt(name).id for name in manifest} == {f"{n}-v{e['version']}" for n, e in manifest.items()}
+    copy = tmp_path / "prompts"
+    shutil.copytree(PROMPTS, copy)
+    edited = copy / f"witness.v{manifest['witness']['version']}.txt"
+    edited.write_text(edited.read_text() + "Also, be brief.\n")
+    with pytest.raises(PromptError, match=r"witness\.v\d+\.txt: edited"):
+        read_prompt(copy, "witness")
+    with pytest.raises(PromptError, match="no prompt 'nothing'"):
+        read_prompt(copy, "nothing")
+
+
+def test_no_example_in_a_prompt_occurs_in_any_evaluation_corpus(corpora):
+    from spacy_factwash.evaluation.corpora import CORPORA
+    from spacy_factwash.evaluation.frank import read_pairs
+    from spacy_factwash.models.quotes import normalise
+
+    examples = {normalise(e) for path in PROMPTS.glob("*.txt") for e in re.findall(r'"([^"]+)"', path.read_text())}
+    examples -= {"supported", "unsupported", "cannot_tell", "yes", "no"}  # the answers' names, not examples
+    assert examples, "the prompts quote no examples: this test would check nothing"
+    found = {}
+    for corpus in CORPORA.values():
+        for item in corpus.read(corpora / corpus.raw):
+            text = " " + normalise(item.text) + " "
+            found.update({e: corpus.name for e in examples if f" {e} " in text})
+    for split in ("valid", "test"):
+        for _, article, summary in read_pairs(corpora / "frank" / "raw", split):
+            text = " " + normalise(article + " " + summary) + " "
+            found.update({e: "frank" for e in examples if f" {e} " in text})
+    assert found == {}, f"prompt examples that occur in an evaluation corpus: {found}"
+
+
+# -- the unsupported-claim detector ----------------------------------------------------------------
+
+SOURCE = "Someone in the chat said Alice was promoted to admin this morning."
+MEMORY = "Someone in the chat said Alice was promoted to admin this morning. She now leads the Berlin office."
+
+
+def judged(*replies, seen=None):
+    return SupportJudge(client=mock_client(replies, seen))
+
+
+def test_an_unsupported_sentence_is_noted_with_offsets_in_both_texts_and_the_verdict_stands():
+    report = inspect(SOURCE, MEMORY)
+    supported = {"judgement": "supported", "source_quote": "Alice was promoted to admin", "sentence_quote": ""}
+    unsupported = {"judgement": "unsupported", "source_quote": "Alice was promoted to admin",
+                   "sentence_quote": "leads the Berlin office"}
+    seen = []
+    reviewed = review_support(report, SOURCE, default_pipeline()(MEMORY), judged(supported, unsupported, seen=seen))
+    [note] = reviewed.notes[len(report.notes):]
+    assert reviewed.verdict == report.verdict and reviewed.changes == report.changes and note.type == UNSUPPORTED
+    assert MEMORY[note.memory.start_char:note.memory.end_char] == "leads the Berlin office"
+    assert SOURCE[note.source.start_char:note.source.end_char] == "Alice was promoted to admin"
+    assert note.values["class"] == "reject" and note.values["applied"] is False and note.values["prompt"] == "added-v1"
+    assert [r["messages"][0]["content"].split("SENTENCE:\n")[1] for r in seen] == [
+        "Someone in the chat said Alice was promoted to admin this morning.", "She now leads the Berlin office."]
+
+
+@pytest.mark.parametrize("reply, reason", [
+    ({"judgement": "cannot_tell", "source_quote": "", "sentence_quote": ""}, "could not tell"),
+    ({"judgement": "supported", "source_quote": "Alice was demoted", "sentence_quote": ""}, "not in the source"),
+    ({"judgement": "unsupported", "source_quote": "Alice", "sentence_quote": "Berlin office"}, "shorter than"),
+    ({"judgement": "unsupported", "source_quote": "was promoted", "sentence_quote": "Paris office"}, "not in the sentence"),
+    ({"judgement": "maybe", "source_quote": "was promoted", "sentence_quote": ""}, "malformed"),
+])
+def test_a_sentence_the_model_could_not_settle_is_declared_not_passed(reply, reason):
+    reviewed = review_support(inspect(SOURCE, MEMORY), SOURCE, default_pipeline()(MEMORY), judged(reply))
+    declared = [n for n in reviewed.notes if n.type == NOT_ESTABLISHED]
+    assert len(declared) == 2 and all(reason in n.message for n in declared)
+
+
+def test_supported_sentences_add_nothing():
+    reply = {"judgement": "supported", "source_quote": "Alice was promoted to admin", "sentence_quote": ""}
+    report = inspect(SOURCE, SOURCE)
+    assert review_support(report, SOURCE, default_pipeline()(SOURCE), judged(reply)) is report
+
+
+JUDGEMENTS = st.fixed_dictionaries({
+    "judgement": st.sampled_from(["supported", "unsupported", "cannot_tell", "other"]),
+    "source_quote": st.sampled_from(["", "Alice was promoted to admin", "nothing like it", "said Alice"]),
+    "sentence_quote": st.sampled_from(["", "the Berlin office", "Alice", "zzz qqq"]),
+})
+PAIRS = [(SOURCE, MEMORY), ("The cluster has 4,500 nodes, Alice said.", "The cluster has 5,400 nodes."),
+         ("Bob might leave.", "Bob will leave.")]
+REPORTS = [inspect(s, m) for s, m in PAIRS]
+MEMORY_DOCS = [default_pipeline()(m) for _, m in PAIRS]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(range(len(PAIRS))), JUDGEMENTS)
+def test_whatever_the_support_judge_says_the_verdict_and_changes_do_not_move(index, reply):
+    report = REPORTS[index]
+    reviewed = review_support(report, PAIRS[index][0], MEMORY_DOCS[index], judged(reply))
+    assert reviewed.verdict == report.verdict and reviewed.changes == report.changes
+    for note in reviewed.notes[len(report.notes):]:
+        memory = PAIRS[index][1]
+        assert note.memory.text == memory[note.memory.start_char:note.memory.end_char]
+
+
+def test_a_source_too_long_to_send_is_declared_without_a_call():
+    seen = []
+    judge = SupportJudge(client=mock_client([{}], seen), max_source_chars=10)
+    reviewed = review_support(inspect(SOURCE, SOURCE), SOURCE, default_pipeline()(SOURCE), judge)
+    assert seen == [] and "max_source_chars" in reviewed.notes[-1].message
+
+
+def test_quotes_are_located_after_documented_normalisation_only():
+    text = "Bob\u2019s   manager SAID it,\n apparently."
+    assert text[slice(*locate(text, "bob's manager said"))] == "Bob\u2019s   manager SAID"
+    assert locate(text, "bobs manager said") is None and locate(text, "apparently") == (text.index("apparently"),
+                                                                                      len(text) - 1)
+
+
+# -- the command line, through a stand-in server on 127.0.0.1 ----------------------------------------
+
+def cli(*args, env):
+    return subprocess.run([sys.executable, "-m", "spacy_factwash", *args], env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def answer_by_tool(body, n):
+    """The witness says "it hedges"; the support judge cannot tell."""
+    if body["tool_choice"]["name"] == "report_cues":
+        return YES
+    return {"judgement": "cannot_tell", "source_quote": "", "sentence_quote": ""}
+
+
+def test_check_witness_lowers_the_exit_status_and_ends_with_a_cost_line(tmp_path):
+    pair = ["--source", "Alice might be promoted.", "--memory", HEDGED]
+    with AnthropicStub(answer_by_tool) as stub:
+        env = {**os.environ, **stub.env(), "FACTWASH_MODEL_CACHE": str(tmp_path / "replies.sqlite")}
+        plain = cli("check", *pair, env=env)
+        assert plain.returncode == 4 and stub.requests == [] and "model cost" not in plain.stderr
+        first = cli("check", *pair, "--witness", env=env)
+        one_call = cost("claude-haiku-4-5", {"input_tokens": 400, "output_tokens": 50})
+        assert first.returncode == 0 and len(stub.requests) == 1, first.stderr
+        assert f"model cost: 1 call(s), 0 from cache, 400 input and 50 output tokens, ${one_call:.4f}" in first.stderr
+        assert "note (lowered_by_witness)" in first.stdout
+        again = cli("check", *pair, "--witness", env=env)
+        assert again.returncode == 0 and len(stub.requests) == 1 and "0 call(s), 1 from cache" in again.stderr
+
+
+def test_gate_with_both_model_components_writes_their_notes_and_a_budget_of_zero_calls_nothing(tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("\n".join(json.dumps(p) for p in [
+        {"id": 1, "source": "Alice might be promoted.", "memory": HEDGED},
+        {"id": 2, "source": "The cluster has 4,500 nodes.", "memory": "The cluster has 4,500 nodes."}]) + "\n")
+    with AnthropicStub(answer_by_tool) as stub:
+        env = {**os.environ, **stub.env()}
+        result = cli("gate", pairs, tmp_path / "out.jsonl", "--witness", "--unsupported", "--no-cache", env=env)
+        assert result.returncode == 0, result.stderr
+        reports = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+        assert [r["verdict"] for r in reports] == ["pass", "pass"]
+        assert [[n["type"] for n in r["notes"]] for r in reports] == [
+            ["lowered_by_witness", "support_not_established"], ["support_not_established"]]
+        assert len(stub.requests) == 3 and "model cost: 3 call(s)" in result.stderr
+        capped = cli("gate", pairs, tmp_path / "capped.jsonl", "--witness", "--max-usd", "0", "--no-cache", env=env)
+        assert len(stub.requests) == 3 and "refused by the budget" in capped.stderr
+        assert json.loads((tmp_path / "capped.jsonl").read_text().splitlines()[0])["verdict"] == "rewrite"
+
+
+def test_an_unpriced_model_is_refused_on_the_command_line_before_any_call():
+    result = cli("check", "--source", "a b", "--memory", "a b", "--witness", "--model", "nope", env=dict(os.environ))
+    assert result.returncode == 1 and "no price for model 'nope'" in result.stderr
+
+
+# -- the README's cost table is the computation ----------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def cost_measured(corpora):
+    from spacy_factwash.evaluation.model_cost import cost_table, write_sets
+
+    return cost_table(write_sets(ROOT / "training" / "gate_sets", corpora / "frank" / "raw"), default_pipeline(),
+                      "claude-haiku-4-5")
+
+
+def test_readme_model_cost_table_is_the_computed_table(cost_measured):
+    from spacy_factwash.evaluation.readme import MODEL_COST, extract_table, table_drift
+
+    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), MODEL_COST), cost_measured)
+    assert drift == [], "README model-cost table drifted from the computation:\n" + "\n".join(drift)
+
+
+def test_model_cost_guard_names_a_perturbed_figure(cost_measured):
+    from spacy_factwash.evaluation.readme import MODEL_COST, extract_table, replace_table, table_drift
+
+    row = next(line for line in cost_measured.splitlines() if line.startswith("| written gate sets"))
+    cells = row.split("|")
+    cells[4] = " 9.999 "
+    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"), cost_measured.replace(row, "|".join(cells)),
+                           MODEL_COST)
+    drift = table_drift(extract_table(readme, MODEL_COST), cost_measured)
+    assert drift == ["written gate sets / witness $ / 100: README says 9.999, measured "
+                     + row.split("|")[4].strip()]
+
+
+def test_planned_calls_count_what_a_run_would_ask(tmp_path):
+    from spacy_factwash.models.planned import planned_calls
+
+    pairs = [("Alice might be promoted.", "Alice will be promoted."),
+             ("Alice might be promoted.", "Alice will be promoted."),  # the same flagged sentence: cached
+             ("The sky is blue. Grass is green.", "The sky is blue. Grass is green.")]
+    plan = planned_calls(pairs, default_pipeline(), "claude-haiku-4-5")
+    assert plan["writes"] == 3 and plan["witness_calls"] == 1 and plan["support_calls"] == 4
+    assert 0 < plan["witness_usd"] < plan["support_usd"]

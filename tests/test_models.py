@@ -433,3 +433,20 @@ def test_planned_calls_count_what_a_run_would_ask(tmp_path):
     plan = planned_calls(pairs, default_pipeline(), "claude-haiku-4-5")
     assert plan["writes"] == 3 and plan["witness_calls"] == 1 and plan["support_calls"] == 4
     assert 0 < plan["witness_usd"] < plan["support_usd"]
+
+
+def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_file(corpora, tmp_path):
+    with AnthropicStub(answer_by_tool) as stub:
+        env = {**os.environ, **stub.env(), "FACTWASH_MODEL_CACHE": str(tmp_path / "replies.sqlite")}
+        args = ["evaluate", "--corpora", str(corpora), "--output-dir", str(tmp_path), "--witness", "--per-class", "4"]
+        stopped = subprocess.run([sys.executable, "-m", "spacy_factwash", *args, "--max-usd", "0"], env=env,
+                                 cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert stopped.returncode == 6 and "higher --max-usd" in stopped.stderr and stub.requests == []
+        finished = subprocess.run([sys.executable, "-m", "spacy_factwash", *args], env=env, cwd=ROOT,
+                                  capture_output=True, text=True, timeout=600)
+        assert finished.returncode == 0, finished.stderr
+        assert len(stub.requests) == 8 and "HEDGE        witness" in finished.stdout
+    [run] = (tmp_path / "model-runs").iterdir()
+    assert parse_run_name(run.name) == {"operation": "witness-eval", "model": "claude-haiku-4-5",
+                                        "params": {"per_class": "4", "prompt": "witness-v2"}, "seed": 0}
+    assert len(RunFile(run).done) == 8

@@ -93,6 +93,26 @@ def test_windows_conditional_wide_attribution_and_temporal_narrow(source, change
     assert (change in types(inspect(source, "Access is then granted to Alice."))) is raised
 
 
+def test_a_neighbour_counts_when_it_comments_on_the_claim_or_the_memory_took_words_from_it():
+    own_claim = inspect("Alice leads the Berlin team. Bob might move to the Paris office next spring.",
+                        "Alice leads the Berlin team.")
+    assert "strengthened_certainty" not in types(own_claim)  # Bob's hedge scopes Bob's claim, not Alice's
+    merged = inspect("Alice leads the Berlin team. Bob might move to the Paris office next spring.",
+                     "Alice leads the Berlin team, and Bob moves to the Paris office.")
+    assert "strengthened_certainty" in types(merged)
+
+
+def test_neighbour_words_is_a_setting_and_a_negative_one_is_refused():
+    nlp = spacy_factwash.load()
+    nlp.remove_pipe("factwash_compare")
+    gate = nlp.add_pipe("factwash_compare", config={"neighbour_words": 10})
+    source, memory = nlp.pipe(["Alice leads the Berlin team. Bob might move to the Paris office next spring.",
+                               "Alice leads the Berlin team."])
+    assert "strengthened_certainty" in types(gate.compare(source, memory))
+    with pytest.raises(ValueError, match="neighbour_words"):
+        spacy.blank("en").add_pipe("factwash_compare", config={"neighbour_words": -1})
+
+
 def test_a_memory_longer_than_its_source_gets_a_verdict():
     report = inspect("Alice leads the team.", "Alice leads the team. " * 50 + "She also said it might rain.")
     assert report.verdict == "uncheckable" and report.memory_sentences == 51

@@ -12,6 +12,7 @@ from typing import Dict, List, Optional, Sequence
 from spacy.tokens import Span
 
 from ..cues.extensions import CUES_KEY
+from .align import content_ids
 from .quantities import Quantity, quantities, same_value
 from .report import Change, Cue, Excerpt
 
@@ -25,16 +26,35 @@ PRESENCE_CHECKS = {
 
 @dataclass
 class Pair:
-    """One memory sentence and the source sentences it is checked against."""
+    """One memory sentence and the source sentences it is checked against.
+
+    ``neighbour_words`` decides which sentences around the aligned one a
+    window takes: a neighbour bears on the memory's claim when the memory
+    took at least that many content words from it that the aligned sentence
+    lacks (two source sentences merged into one), or when it has no more
+    than that many of its own (a comment on the claim, such as "Not sure
+    though."). Any other neighbour states its own claim and is left out.
+    """
 
     memory: Span
     source_sents: Sequence[Span]
     index: int
     lexicon_version: str
+    neighbour_words: int = 3
 
     def window(self, neighbours: int) -> List[Span]:
-        """The aligned source sentence and ``neighbours`` sentences on each side."""
-        return list(self.source_sents[max(0, self.index - neighbours): self.index + neighbours + 1])
+        """The aligned source sentence and the neighbours within ``neighbours`` on each side that bear on it."""
+        if neighbours == 0:
+            return [self.source]
+        aligned, memory = content_ids(self.source), content_ids(self.memory)
+        window = []
+        for index in range(max(0, self.index - neighbours), min(len(self.source_sents), self.index + neighbours + 1)):
+            sent = self.source_sents[index]
+            own = content_ids(sent) - aligned
+            merged, comment = len(own & memory) >= self.neighbour_words, len(own) <= self.neighbour_words
+            if index == self.index or merged or comment:
+                window.append(sent)
+        return window
 
     @property
     def source(self) -> Span:

@@ -29,6 +29,7 @@ DEFAULT_WINDOWS = {"HEDGE": 1, "CONDITIONAL": 1, "ATTRIBUTION": 0, "NEGATION": 0
 DEFAULT_CONFIG = {
     "threshold": 0.25,
     "windows": DEFAULT_WINDOWS,
+    "neighbour_words": 3,
     "min_source_values": 2,
     "disabled": [],
 }
@@ -38,7 +39,7 @@ class CompareComponent:
     """Compare a memory Doc with its source Doc and gate it."""
 
     def __init__(self, nlp: Language, name: str, *, threshold: float, windows: Dict[str, int],
-                 min_source_values: int, disabled: Sequence[str]) -> None:
+                 min_source_values: int, disabled: Sequence[str], neighbour_words: int = 3) -> None:
         unknown = set(disabled) - set(CHANGE_TYPES) - set(INFORMATIONAL_TYPES)
         if unknown:
             raise ValueError(f"{name}: unknown change types in 'disabled': {sorted(unknown)}")
@@ -51,6 +52,9 @@ class CompareComponent:
         self.name = name
         self.threshold = threshold
         self.windows = dict(windows)
+        if neighbour_words < 0:
+            raise ValueError(f"{name}: neighbour_words must be 0 or more, got {neighbour_words}")
+        self.neighbour_words = neighbour_words
         self.min_source_values = min_source_values
         self.disabled = tuple(disabled)
 
@@ -79,7 +83,8 @@ class CompareComponent:
             if alignment.source_index is None:
                 uncheckable.append(excerpt(alignment.memory))
                 continue
-            changes.extend(self._changes(Pair(alignment.memory, source_sents, alignment.source_index, version)))
+            changes.extend(self._changes(Pair(alignment.memory, source_sents, alignment.source_index, version,
+                                               self.neighbour_words)))
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
         empty = not any(token.is_alpha or token.like_num for token in memory)
@@ -163,7 +168,7 @@ def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int)
 
 @Language.factory("factwash_compare", default_config=DEFAULT_CONFIG)
 def make_compare(nlp: Language, name: str, threshold: float, windows: Dict[str, int], min_source_values: int,
-                 disabled: List[str]) -> CompareComponent:
+                 disabled: List[str], neighbour_words: int = 3) -> CompareComponent:
     """The gate, its settings from the config."""
     return CompareComponent(nlp, name, threshold=threshold, windows=windows, min_source_values=min_source_values,
-                            disabled=disabled)
+                            disabled=disabled, neighbour_words=neighbour_words)

@@ -667,12 +667,15 @@ def bench_gate(
     sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The written pair sets."),
     polnear_pairs: int = typer.Option(10_000, "--polnear-pairs", min=0, help="How many PolNeAR test pairs to time."),
     stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Pairs in the memory-flatness stream."),
+    long_sentences: int = typer.Option(5_000, "--long-sentences", min=0,
+                                       help="Source sentences of the long-document pair (its memory takes every 10th)."),
 ) -> None:
-    """Pairs per second of the gate (single process and n_process=2), peak memory, and memory over a long stream."""
+    """Pairs per second of the gate (single process and n_process=2), peak memory, memory over a long stream,
+    and one long document against the time to annotate it."""
     from .evaluation.evaluate import evaluation_pipeline
     from .evaluation.gate_pairs import build_pairs
     from .evaluation.gate_sets import SETS, read_set
-    from .speed import gate_speed, stream_memory
+    from .speed import gate_speed, long_document_speed, stream_memory
 
     written = [(p["source"], p["memory"]) for name in SETS for p in read_set(sets / f"{name}.jsonl")]
     # speed only: the dev half has enough distinct PolNeAR pairs that no text repeats (no cache helps)
@@ -693,6 +696,11 @@ def bench_gate(
         readings = stream_memory(written + polnear[:1000], stream_pairs, max(stream_pairs // 10, 1))
         typer.echo("  resident memory while streaming: " + ", ".join(f"{n:,}: {mb:,.0f} MB" for n, mb in readings))
         typer.echo(f"  growth from the first to the last reading: {readings[-1][1] - readings[0][1]:+,.0f} MB")
+    if long_sentences:
+        sources = [source for source, _ in polnear[:long_sentences]]
+        floor, total = long_document_speed(" ".join(sources), " ".join(sources[::10]))
+        typer.echo(f"  long document: {len(sources):,} source sentences, {len(sources[::10]):,} memory sentences: "
+                   f"annotated in {floor:.2f} s, annotated and gated in {total:.2f} s ({total / floor:.1f}x the floor)")
 
 
 @app.command("gate-frank")

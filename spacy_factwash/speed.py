@@ -138,3 +138,16 @@ def stream_memory(pairs: Sequence[Tuple[str, str]], total: int, every: int) -> L
         if count % every == 0:
             readings.append((count, current_rss_mb()))
     return readings
+
+
+def long_document_speed(source: str, memory: str) -> Tuple[float, float]:
+    """Seconds to annotate one long (source, memory) pair, and to annotate and compare it: the floor and the gate."""
+    nlp = load()
+    gate = nlp.get_pipe("factwash_compare")
+    list(gate.pipe_pairs([("Revenue was 1.2 million dollars, Alice said.", "Revenue was 1.2 million euros.")]))
+    clear_caches()
+    started = time.perf_counter()
+    source_doc, memory_doc = nlp.pipe([source, memory])
+    annotated = time.perf_counter()
+    gate.compare(source_doc, memory_doc)
+    return annotated - started, time.perf_counter() - started

@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import spacy
 
 import spacy_factwash
@@ -231,3 +233,20 @@ def test_pipe_pairs_in_two_processes_matches_inspect():
     gate = spacy_factwash.default_pipeline().get_pipe("factwash_compare")
     reports = list(gate.pipe_pairs(pairs, batch_size=2, n_process=2))
     assert [r.to_dict() for r in reports] == [inspect(s, m).to_dict() for s, m in pairs]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 60), st.integers(0, 60), st.sampled_from(["HEDGE", "ATTRIBUTION", "NEGATION", "TEMPORAL"]))
+def test_the_cue_index_finds_exactly_the_cues_a_scan_of_the_span_group_finds(start, length, label):
+    from spacy_factwash.gate.checks import CueIndex
+
+    doc = DOC_WITH_CUES
+    span = doc[min(start, len(doc)):min(start + length, len(doc))]
+    scanned = [(c.start, c.end) for c in doc.spans["factwash_cues"]
+               if c.label_ == label and c.start >= span.start and c.end <= span.end]
+    assert sorted((c.start, c.end) for c in CueIndex(doc).inside([span], label)) == sorted(scanned)
+
+
+DOC_WITH_CUES = spacy_factwash.default_pipeline()(
+    "Someone said Alice might not get admin access if the audit fails, as of Monday. According to Bob, it "
+    "probably will never happen unless the board agrees by March 3, 2026. Carol reportedly thinks it may rain.")

@@ -6,10 +6,11 @@ classes are compared as classes, so a paraphrase that keeps the class
 ("said" -> "according to", "might" -> "may", "did not" -> "didn't") passes.
 """
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 
 from ..cues.extensions import CUES_KEY
 from .align import content_ids
@@ -22,6 +23,35 @@ PRESENCE_CHECKS = {
     "dropped_condition": ("CONDITIONAL", "the source holds this only under a condition ({cues}); the memory drops it"),
     "dropped_temporal_scope": ("TEMPORAL", "the source scopes this claim in time ({cues}); the memory drops it"),
 }
+
+
+class CueIndex:
+    """A Doc's resolved cues by class, sorted by start token, so the cues inside a span are found by bisection.
+
+    Built once per Doc per comparison: reading ``doc.spans`` makes a new Span
+    object per cue, which over a long source and many memory sentences cost
+    more than every check together.
+    """
+
+    def __init__(self, doc: Doc) -> None:
+        self._spans: Dict[str, List[Span]] = {}
+        for span in doc.spans.get(CUES_KEY, []):
+            self._spans.setdefault(span.label_, []).append(span)
+        for spans in self._spans.values():
+            spans.sort(key=lambda cue: cue.start)
+        self._starts = {label: [cue.start for cue in spans] for label, spans in self._spans.items()}
+
+    def inside(self, spans: Sequence[Span], label: str) -> List[Span]:
+        """The cues of one class that lie wholly inside one of ``spans``."""
+        cues, starts = self._spans.get(label, []), self._starts.get(label, [])
+        found = []
+        for span in spans:
+            at = bisect_left(starts, span.start)
+            while at < len(cues) and cues[at].start < span.end:
+                if cues[at].end <= span.end:
+                    found.append(cues[at])
+                at += 1
+        return found
 
 
 @dataclass
@@ -40,6 +70,8 @@ class Pair:
     source_sents: Sequence[Span]
     index: int
     lexicon_version: str
+    source_cues: CueIndex
+    memory_cues: CueIndex
     neighbour_words: int = 3
 
     def window(self, neighbours: int) -> List[Span]:
@@ -65,15 +97,6 @@ def excerpt(span: Span) -> Excerpt:
     return Excerpt(span.text, span.start_char, span.end_char)
 
 
-def cues_in(spans: Sequence[Span], label: str) -> List[Span]:
-    """The resolved cues of one class inside the given spans."""
-    found = []
-    for span in spans:
-        group = span.doc.spans.get(CUES_KEY, [])
-        found += [c for c in group if c.label_ == label and c.start >= span.start and c.end <= span.end]
-    return found
-
-
 def evidence(cues: Sequence[Span], side: str, version: str) -> List[Cue]:
     return [Cue(side, c.label_, c.text, c.start_char, c.end_char, c.id_, version) for c in cues]
 
@@ -85,8 +108,8 @@ def _quoted(cues: Sequence[Span]) -> str:
 def check_presence(change_type: str, pair: Pair, neighbours: int) -> Optional[Change]:
     """A cue class present in the source window and absent from the memory sentence."""
     label, message = PRESENCE_CHECKS[change_type]
-    source_cues = cues_in(pair.window(neighbours), label)
-    if not source_cues or cues_in([pair.memory], label):
+    source_cues = pair.source_cues.inside(pair.window(neighbours), label)
+    if not source_cues or pair.memory_cues.inside([pair.memory], label):
         return None
     return Change(change_type, change_type, message.format(cues=_quoted(source_cues)), excerpt(pair.memory),
                   excerpt(pair.source), evidence(source_cues, "source", pair.lexicon_version))
@@ -94,8 +117,8 @@ def check_presence(change_type: str, pair: Pair, neighbours: int) -> Optional[Ch
 
 def check_polarity(pair: Pair, neighbours: int) -> Optional[Change]:
     """A negation on one side only."""
-    source_cues = cues_in(pair.window(neighbours), "NEGATION")
-    memory_cues = cues_in([pair.memory], "NEGATION")
+    source_cues = pair.source_cues.inside(pair.window(neighbours), "NEGATION")
+    memory_cues = pair.memory_cues.inside([pair.memory], "NEGATION")
     if bool(source_cues) == bool(memory_cues):
         return None
     if source_cues:
@@ -111,10 +134,9 @@ def _value(q: Quantity) -> Dict[str, object]:
     return {"value": q.value, "unit": q.unit, "surface": q.surface, "start_char": q.start_char, "end_char": q.end_char}
 
 
-def is_time(span: Span, quantity: Quantity) -> bool:
-    """Whether a quantity lies inside a TEMPORAL cue (a date or clock time, not a measured value)."""
-    return any(c.start_char < quantity.end_char and quantity.start_char < c.end_char
-               for c in cues_in([span], "TEMPORAL"))
+def is_time(times: Sequence[Span], quantity: Quantity) -> bool:
+    """Whether a quantity lies inside one of the TEMPORAL cues ``times`` (a date or clock time, not a value)."""
+    return any(c.start_char < quantity.end_char and quantity.start_char < c.end_char for c in times)
 
 
 def check_values(pair: Pair, min_source_values: int) -> List[Change]:
@@ -128,8 +150,10 @@ def check_values(pair: Pair, min_source_values: int) -> List[Change]:
     if not memory_q and sum(token.like_num for token in pair.source) < min_source_values:
         return []  # no value to compare and too few to be dropped: quantulum3 need not read the source
     source_q = quantities(pair.source)
-    source_values = [q for q in source_q if not is_time(pair.source, q)]
-    memory_values = [q for q in memory_q if not is_time(pair.memory, q)]
+    source_times = pair.source_cues.inside([pair.source], "TEMPORAL")
+    memory_times = pair.memory_cues.inside([pair.memory], "TEMPORAL")
+    source_values = [q for q in source_q if not is_time(source_times, q)]
+    memory_values = [q for q in memory_q if not is_time(memory_times, q)]
     changes: List[Change] = []
     if len(source_values) >= min_source_values and not memory_values:
         changes.append(Change(
@@ -167,8 +191,8 @@ def _is_absolute(cue: Span) -> bool:
 
 def check_introduced_time(pair: Pair, neighbours: int) -> Optional[Change]:
     """A date in the memory where the source had none: resolved from a relative expression, or invented."""
-    memory_dates = [c for c in cues_in([pair.memory], "TEMPORAL") if _is_absolute(c)]
-    source_cues = cues_in(pair.window(neighbours), "TEMPORAL")
+    memory_dates = [c for c in pair.memory_cues.inside([pair.memory], "TEMPORAL") if _is_absolute(c)]
+    source_cues = pair.source_cues.inside(pair.window(neighbours), "TEMPORAL")
     if not memory_dates or any(_is_absolute(c) for c in source_cues):
         return None
     how = (f"resolved from the relative {_quoted(source_cues)}" if source_cues else "with no time in the source")

@@ -15,6 +15,7 @@ from ..cues.extensions import LEXICON_VERSION_KEY
 from .align import align, sentences
 from .checks import (
     PRESENCE_CHECKS,
+    CueIndex,
     Pair,
     check_introduced_time,
     check_polarity,
@@ -77,6 +78,7 @@ class CompareComponent:
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
         source_sents, memory_sents = sentences(source), sentences(memory)
+        source_cues, memory_cues = CueIndex(source), CueIndex(memory)
         changes: List[Change] = []
         uncheckable = []
         for alignment in align(source_sents, memory_sents, self.threshold):
@@ -84,7 +86,7 @@ class CompareComponent:
                 uncheckable.append(excerpt(alignment.memory))
                 continue
             changes.extend(self._changes(Pair(alignment.memory, source_sents, alignment.source_index, version,
-                                               self.neighbour_words)))
+                                               source_cues, memory_cues, self.neighbour_words)))
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
         empty = not any(token.is_alpha or token.like_num for token in memory)

@@ -79,12 +79,13 @@ def drift(versions) -> "DriftReport":
     return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))
 
 
-def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None) -> "GatedMemory":
+def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None) -> "GatedMemory":
     """Gate a mem0 ``Memory``: every fact is checked against its source before it is stored (mem0 extra).
 
     With a ``fixer`` (``models.fixer.Fixer``), a fact held for a rewrite verdict is stored in its fixed form
-    when the fix passes the gate.
+    when the fix passes the gate. With a ``review`` (``models.review.Review``), each report is reviewed by the
+    model components before the policy acts on it: a witness may lower a verdict, never raise it.
     """
     from .memory.mem0_adapter import GatedMemory
 
-    return GatedMemory(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer)
+    return GatedMemory(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer, review)

@@ -105,24 +105,35 @@ def test_a_bad_policy_is_refused(tmp_path, stub):
 
 
 def test_with_a_fixer_a_held_fact_is_stored_in_its_fixed_form(tmp_path, stub):
-    anthropic = pytest.importorskip("anthropic")
-    try:
-        import httpx2 as httpx
-    except ImportError:
-        import httpx
+    from anthropic_stub import mock_client, require_sdk
+
+    require_sdk()
     from spacy_factwash.models.fixer import Fixer
 
-    def handler(request):
-        return httpx.Response(200, json={
-            "id": "m", "type": "message", "role": "assistant", "model": "stand-in", "stop_reason": "tool_use",
-            "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
-            "content": [{"type": "tool_use", "id": "t", "name": "propose_rewrite",
-                         "input": {"memory": "Someone said Alice was promoted to admin this morning."}}]})
-
-    fixer = Fixer(client=anthropic.Anthropic(api_key="offline", max_retries=0,
-                                             http_client=httpx.Client(transport=httpx.MockTransport(handler))))
+    fixer = Fixer(client=mock_client([{"memory": "Someone said Alice was promoted to admin this morning."}]))
     wrapped = spacy_factwash.wrap(new_memory(tmp_path, stub, "f"), audit_log=tmp_path / "audit.jsonl", fixer=fixer)
     wrapped.add(HEARSAY, user_id="u4")
     assert stored(wrapped, "u4") == ["Someone said Alice was promoted to admin this morning."]
     paths = [json.loads(line)["path"] for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
     assert paths == ["add", "fix", "fix"]  # the held fact, the fixer's proposal and its acceptance, the fix gated
+
+
+def test_with_a_witness_a_hedge_the_lexicon_missed_no_longer_holds_the_fact(tmp_path, stub):
+    from anthropic_stub import mock_client, require_sdk
+
+    require_sdk()
+    from spacy_factwash.models.review import Review
+
+    hedged = [{"role": "user", "content": "Alice might be promoted to admin."}]
+    fact = "Alice will, one would imagine, be promoted to admin."
+    stub.reply = {"memory": [{"text": fact}]}
+    plain = spacy_factwash.wrap(new_memory(tmp_path, stub, "w0"), audit_log=tmp_path / "plain.jsonl")
+    plain.add(hedged, user_id="u5")
+    assert stored(plain, "u5") == []  # the lexicon does not know "one would imagine": held for rewrite
+    witness_says = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []}
+    review = Review.build(witness=True, client=mock_client([witness_says]))
+    wrapped = spacy_factwash.wrap(new_memory(tmp_path, stub, "w1"), audit_log=tmp_path / "audit.jsonl", review=review)
+    wrapped.add(hedged, user_id="u5")
+    assert stored(wrapped, "u5") == [fact]
+    [record] = [json.loads(line) for line in (tmp_path / "audit.jsonl").read_text().splitlines()]
+    assert record["verdict"] == "pass" and [n["type"] for n in record["report"]["notes"]] == ["lowered_by_witness"]

@@ -13,7 +13,9 @@ mem0 (2.x) writes on three paths, and each is gated:
 
 A fact held for a ``rewrite`` verdict is, when a fixer is configured
 (``models.fixer.Fixer``), rewritten by the model and stored only if the
-rewrite passes the same gate against the same source.
+rewrite passes the same gate against the same source. With a review
+(``models.review.Review``), each report first passes the model components,
+so a witness can lower a verdict the lexicon got wrong (never raise one).
 
 Nothing is lost: every decision, with its report, is appended to an audit
 log (JSONL); a rejected or held fact is kept there. Provenance travels with
@@ -76,7 +78,7 @@ class GatedMemory:
     """A mem0 ``Memory`` whose writes pass the gate first; everything else is the Memory's own."""
 
     def __init__(self, memory, gate, audit_log: Union[str, Path], policy: Optional[Mapping[str, str]] = None,
-                 fixer=None) -> None:
+                 fixer=None, review=None) -> None:
         policy = dict(DEFAULT_POLICY if policy is None else policy)
         if set(policy) != set(DEFAULT_POLICY) or not set(policy.values()) <= set(ACTIONS):
             raise ValueError(f"policy must map each of {sorted(DEFAULT_POLICY)} to one of {ACTIONS}, got {policy}")
@@ -86,6 +88,7 @@ class GatedMemory:
         self.policy = policy
         self.audit_log = Path(audit_log)
         self.fixer = fixer
+        self.review = review
         self._source: Optional[str] = None
         self._deferred: List[Tuple[str, Dict[str, str]]] = []
         self._accepted: Dict[str, Dict[str, str]] = {}
@@ -101,7 +104,10 @@ class GatedMemory:
 
     def _decide(self, path: str, source: str, fact: str) -> Tuple[str, Dict[str, str], Any]:
         """Gate one fact, record its provenance, log the decision with its report; the action, metadata, report."""
-        report = self.gate.compare(*self.gate.nlp.pipe([source, fact]))
+        source_doc, fact_doc = self.gate.nlp.pipe([source, fact])
+        report = self.gate.compare(source_doc, fact_doc)
+        if self.review is not None:  # a witness may lower the verdict, never raise it
+            report = self.review(report, source_doc, fact_doc)
         action = self.policy[report.verdict]
         source_id = "src:" + hashlib.sha1(source.encode("utf8")).hexdigest()[:12]
         if source_id not in self.provenance.items:

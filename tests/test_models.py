@@ -237,24 +237,39 @@ def test_every_prompt_in_the_manifest_loads_and_an_edited_prompt_is_refused(tmp_
         read_prompt(copy, "nothing")
 
 
-def test_no_example_in_a_prompt_occurs_in_any_evaluation_corpus(corpora):
+@pytest.fixture(scope="module")
+def corpus_texts(corpora):
+    """(corpus name, normalised text padded with spaces) for every document of every evaluation corpus."""
     from spacy_factwash.evaluation.corpora import CORPORA
     from spacy_factwash.evaluation.frank import read_pairs
+    from spacy_factwash.models.quotes import normalise
+
+    texts = [(corpus.name, f" {normalise(item.text)} ") for corpus in CORPORA.values()
+             for item in corpus.read(corpora / corpus.raw)]
+    for split in ("valid", "test"):
+        texts += [("frank", f" {normalise(article + ' ' + summary)} ")
+                  for _, article, summary in read_pairs(corpora / "frank" / "raw", split)]
+    return texts
+
+
+def occurrences(examples, corpus_texts):
+    """Each example phrase found as whole words in a corpus, with the corpus it was found in."""
+    return {e: name for name, text in corpus_texts for e in examples if f" {e} " in text}
+
+
+def test_no_example_in_a_prompt_occurs_in_any_evaluation_corpus(corpus_texts):
     from spacy_factwash.models.quotes import normalise
 
     examples = {normalise(e) for path in PROMPTS.glob("*.txt") for e in re.findall(r'"([^"]+)"', path.read_text())}
     examples -= {"supported", "unsupported", "cannot_tell", "yes", "no"}  # the answers' names, not examples
     assert examples, "the prompts quote no examples: this test would check nothing"
-    found = {}
-    for corpus in CORPORA.values():
-        for item in corpus.read(corpora / corpus.raw):
-            text = " " + normalise(item.text) + " "
-            found.update({e: corpus.name for e in examples if f" {e} " in text})
-    for split in ("valid", "test"):
-        for _, article, summary in read_pairs(corpora / "frank" / "raw", split):
-            text = " " + normalise(article + " " + summary) + " "
-            found.update({e: "frank" for e in examples if f" {e} " in text})
+    found = occurrences(examples, corpus_texts)
     assert found == {}, f"prompt examples that occur in an evaluation corpus: {found}"
+
+
+def test_the_leak_guard_finds_a_phrase_the_corpora_do_hold(corpus_texts):
+    found = occurrences({"according to", "may be involved in", "zzz never said qqq"}, corpus_texts)
+    assert set(found) == {"according to", "may be involved in"}
 
 
 # -- the unsupported-claim detector ----------------------------------------------------------------

@@ -230,16 +230,19 @@ def gate(
     max_usd: float = MAX_USD_OPTION,
     cache: Optional[Path] = CACHE_OPTION,
     no_cache: bool = NO_CACHE_OPTION,
+    resume: bool = typer.Option(False, "--resume", help="Keep the reports already in OUTPUT_PATH (from a stopped run) "
+                                                        "and gate only the lines not there; each report is then "
+                                                        "forced to disk as it is written."),
 ) -> None:
     """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end.
 
     With --witness or --unsupported, each report is reviewed by the model as it
-    is written (replies cached, so a re-run after a kill pays only for what
-    was not yet asked) and a cost line ends the run.
+    is written (replies cached by default, so a repeated run pays only for
+    what was not yet asked) and a cost line ends the run.
     """
-    import json
     from collections import Counter
 
+    from .models.runfile import RunFile
     from .pipeline import default_pipeline
     from .stream import read_pairs
 
@@ -251,22 +254,30 @@ def gate(
     verdicts: Counter = Counter()
     change_types: Counter = Counter()
     bad = 0
-    items = (((line.source, line.memory), line) for line in read_pairs(input_path))
-    with output_path.open("w", encoding="utf8") as out:
+    if not resume and output_path.exists():
+        output_path.unlink()
+    try:
+        out = RunFile(output_path, key="line", durable=resume)
+    except ValueError as err:
+        _fail(f"{err} (use --resume only on a file gate wrote)")
+    kept = len(out.done)
+    items = (((line.source, line.memory), line) for line in read_pairs(input_path) if line.number not in out.done)
+    with out:
         results = compare.pipe_pairs(items, batch_size=batch_size, n_process=n_process, as_tuples=True)
         if review is not None:
             results = ((_reviewed(nlp, review, report, line), line) for report, line in results)
         for report, line in tqdm(results, unit=" pairs", desc="gate", disable=None):
             if line.error is not None:
                 if not skip_bad_lines:
-                    out.flush()
+                    out.close()
                     _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
                 bad += 1
                 continue
             verdicts[report.verdict] += 1
             change_types.update(change.type for change in report.changes)
-            out.write(json.dumps({"line": line.number, "id": line.id, **report.to_dict()}, ensure_ascii=False) + "\n")
-    typer.echo(f"gated {sum(verdicts.values())} pairs ({bad} bad lines skipped)", err=True)
+            out.append({"line": line.number, "id": line.id, **report.to_dict()})
+    resumed = f"; {kept} kept from the earlier run" if resume else ""
+    typer.echo(f"gated {sum(verdicts.values())} pairs ({bad} bad lines skipped{resumed})", err=True)
     typer.echo("verdicts: " + ", ".join(f"{v} {verdicts[v]}" for v in VERDICT_EXIT_CODES), err=True)
     typer.echo("changes: " + (", ".join(f"{t} {n}" for t, n in change_types.most_common()) or "none"), err=True)
     _cost_line(review)

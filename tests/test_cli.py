@@ -207,6 +207,30 @@ def test_gate_skips_and_counts_bad_lines_and_summarises(tmp_path):
     assert "dropped_attribution 1" in result.output and "changed_value 1" in result.output
 
 
+def test_gate_resume_keeps_the_reports_written_and_gates_only_the_rest(tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps({"id": i, "source": f"Bob said the build {i} broke.",
+                                         "memory": f"The build {i} broke."}) + "\n" for i in range(1, 6)))
+    assert run("gate", pairs, tmp_path / "out.jsonl").exit_code == 0
+    full = (tmp_path / "out.jsonl").read_text().splitlines()
+    stopped = "\n".join(full[:2]) + "\n" + full[2][:40]  # two reports, then a line a kill cut short
+    (tmp_path / "out.jsonl").write_text(stopped)
+    result = run("gate", pairs, tmp_path / "out.jsonl", "--resume")
+    assert result.exit_code == 0, result.output
+    assert "gated 3 pairs (0 bad lines skipped; 2 kept from the earlier run)" in result.output
+    assert (tmp_path / "out.jsonl").read_text().splitlines() == full
+    again = run("gate", pairs, tmp_path / "out.jsonl")  # without --resume the output starts afresh
+    assert "gated 5 pairs" in again.output and (tmp_path / "out.jsonl").read_text().splitlines() == full
+
+
+def test_gate_resume_refuses_a_file_it_did_not_write(tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text('{"id": 1, "source": "a b c", "memory": "a b c"}\n')
+    (tmp_path / "notes.jsonl").write_text("my own notes\n")
+    result = run("gate", pairs, tmp_path / "notes.jsonl", "--resume")
+    assert result.exit_code == 1 and "notes.jsonl:1: not a result line" in result.output
+
+
 def test_gate_names_a_pair_without_a_string_memory(tmp_path):
     path = tmp_path / "pairs.jsonl"
     path.write_text('{"id": 3, "source": "Alice leads the team.", "memory": 7}\n', encoding="utf8")

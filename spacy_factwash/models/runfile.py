@@ -46,48 +46,75 @@ def parse_run_name(name: str) -> Dict[str, Any]:
 
 
 class RunFile:
-    """An append-only JSONL file of results keyed by ``key``; opening it reads what is already done."""
+    """An append-only JSONL file of results keyed by ``key``; opening it reads which keys are already done.
 
-    def __init__(self, path: Path, key: str = "key") -> None:
+    Only the keys are held in memory; iterating reads the records back from
+    the file. With ``durable`` (the default) each line is forced to disk
+    before ``append`` returns; without it, lines go through the file's buffer
+    (a plain, fast output file that a later run can still resume).
+    """
+
+    def __init__(self, path: Path, key: str = "key", durable: bool = True) -> None:
         self.path = Path(path)
         self.key = key
+        self.durable = durable
         self.torn = 0
-        self.records: Dict[str, Dict[str, Any]] = {}
+        self.done: Set[Any] = set()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._load()
+        self._cut_torn_line()
+        for record in self._read():
+            self.done.add(record[self.key])
         self._handle = self.path.open("a", encoding="utf8")
 
-    def _load(self) -> None:
-        """Read finished lines; cut off a last line a kill left unfinished."""
+    def _cut_torn_line(self) -> None:
+        """Cut off a last line a kill left without its newline; it is asked again."""
         if not self.path.exists():
             return
-        data = self.path.read_bytes()
-        good = data.rfind(b"\n") + 1
-        if good < len(data):  # the last line never got its newline: the write was cut short
+        with self.path.open("r+b") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            if size == 0:
+                return
+            handle.seek(size - 1)
+            if handle.read(1) == b"\n":
+                return
+            position = size
+            while position > 0:  # walk back to the previous newline, a block at a time
+                step = min(65536, position)
+                handle.seek(position - step)
+                block = handle.read(step)
+                cut = block.rfind(b"\n")
+                if cut >= 0:
+                    position = position - step + cut + 1
+                    break
+                position -= step
+            handle.truncate(position)
             self.torn += 1
-            with self.path.open("r+b") as handle:
-                handle.truncate(good)
-        for number, line in enumerate(data[:good].decode("utf8").splitlines(), start=1):
-            try:
-                record = json.loads(line)
-                self.records[record[self.key]] = record
-            except (ValueError, KeyError, TypeError) as err:
-                raise ValueError(f"{self.path}:{number}: not a result line ({err}); "
-                                 "move the file aside to start the run again") from err
 
-    @property
-    def done(self) -> Set[str]:
-        return set(self.records)
+    def _read(self) -> Iterator[Dict[str, Any]]:
+        """The records in the file, one at a time; a line that is not a record is named by file and line."""
+        if not self.path.exists():
+            return
+        with self.path.open(encoding="utf8") as handle:
+            for number, line in enumerate(handle, start=1):
+                try:
+                    record = json.loads(line)
+                    record[self.key]
+                except (ValueError, KeyError, TypeError) as err:
+                    raise ValueError(f"{self.path}:{number}: not a result line ({err}); "
+                                     "move the file aside to start the run again") from err
+                yield record
 
     def append(self, record: Dict[str, Any]) -> None:
-        """Write one result and force it to disk before returning."""
+        """Write one result (forced to disk when ``durable``)."""
         self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
-        self.records[record[self.key]] = record
+        if self.durable:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        self.done.add(record[self.key])
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
-        return iter(self.records.values())
+        self._handle.flush()
+        return self._read()
 
     def close(self) -> None:
         self._handle.close()
@@ -107,7 +134,7 @@ def resume(run: RunFile, items: Iterable[Tuple[str, Any]], work: Callable[[Any],
     """
     added = 0
     for key, item in items:
-        if key in run.records:
+        if key in run.done:
             continue
         run.append({run.key: key, **work(item)})
         added += 1

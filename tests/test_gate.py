@@ -250,3 +250,25 @@ def test_the_cue_index_finds_exactly_the_cues_a_scan_of_the_span_group_finds(sta
 DOC_WITH_CUES = spacy_factwash.default_pipeline()(
     "Someone said Alice might not get admin access if the audit fails, as of Monday. According to Bob, it "
     "probably will never happen unless the board agrees by March 3, 2026. Carol reportedly thinks it may rain.")
+
+
+@pytest.mark.parametrize("memory, expected", [
+    ("Latency fell after the change.", ["dropped_values"]),  # a range states two values
+    ("Latency fell to 80 ms after the change.", []),  # one end of the range is a value the source gave
+    ("Latency fell from 120 ms to 90 ms after the change.", ["changed_value"]),
+])
+def test_a_range_is_read_as_both_its_ends(memory, expected):
+    assert [c.type for c in inspect("Latency fell from 120 ms to 80 ms after the change.", memory).changes] == expected
+
+
+def test_a_stated_uncertainty_stays_one_value():
+    assert inspect("The dose was 5 ± 0.2 mg.", "The dose was 5 mg.").verdict == "pass"
+
+
+@pytest.mark.parametrize("source, memory, expected", [
+    ("Kim ruled between 1994 and 2011 and restrained the program.", "Kim restrained the program.", []),
+    ("Revenue was 1500 and costs were 1200.", "Revenue was reported.", ["dropped_values"]),  # no time word
+    ("The plant opened in 1994.", "The plant opened in 1995.", ["changed_value"]),  # a year is still compared
+])
+def test_a_year_after_a_time_word_is_a_time_not_one_of_the_values(source, memory, expected):
+    assert [c.type for c in inspect(source, memory).changes] == expected

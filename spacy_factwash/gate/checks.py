@@ -6,6 +6,7 @@ classes are compared as classes, so a paraphrase that keeps the class
 ("said" -> "according to", "might" -> "may", "did not" -> "didn't") passes.
 """
 
+import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
@@ -17,6 +18,9 @@ from .align import content_ids
 from .quantities import Quantity, quantities, same_value
 from .report import Change, Cue, Excerpt
 
+YEAR = re.compile(r"(?<![\d,.])\d{4}(?![\d,.])")
+YEAR_WORDS = frozenset({"in", "since", "between", "from", "until", "till", "by", "during", "before", "after",
+                        "year", "years", "circa", "early", "late", "mid"})
 PRESENCE_CHECKS = {
     "dropped_attribution": ("ATTRIBUTION", "the source attributes this claim ({cues}); the memory states it as fact"),
     "strengthened_certainty": ("HEDGE", "the source hedges this claim ({cues}); the memory states it as certain"),
@@ -134,9 +138,19 @@ def _value(q: Quantity) -> Dict[str, object]:
     return {"value": q.value, "unit": q.unit, "surface": q.surface, "start_char": q.start_char, "end_char": q.end_char}
 
 
-def is_time(times: Sequence[Span], quantity: Quantity) -> bool:
-    """Whether a quantity lies inside one of the TEMPORAL cues ``times`` (a date or clock time, not a value)."""
-    return any(c.start_char < quantity.end_char and quantity.start_char < c.end_char for c in times)
+def is_time(times: Sequence[Span], quantity: Quantity, text: str) -> bool:
+    """Whether a quantity is a time, not a value: inside one of the TEMPORAL cues ``times`` (a date or clock
+    time), or a year: four digits from 1000 to 2100 without a unit, after a word that introduces a time
+    ("in 1994", "since 2011", "between 1994 and 2011"; ``text`` is the Doc's text)."""
+    if any(c.start_char < quantity.end_char and quantity.start_char < c.end_char for c in times):
+        return True
+    if quantity.has_unit or not quantity.value.is_integer() or not 1000 <= quantity.value <= 2100:
+        return False
+    if str(int(quantity.value)) not in YEAR.findall(quantity.surface):
+        return False
+    before = re.findall(r"[A-Za-z]+", text[max(0, quantity.start_char - 30):quantity.start_char])
+    words = quantity.surface.lower().split()[:1] + [w.lower() for w in before[-1:]]
+    return any(word in YEAR_WORDS for word in words)
 
 
 def check_values(pair: Pair, min_source_values: int) -> List[Change]:
@@ -152,8 +166,8 @@ def check_values(pair: Pair, min_source_values: int) -> List[Change]:
     source_q = quantities(pair.source)
     source_times = pair.source_cues.inside([pair.source], "TEMPORAL")
     memory_times = pair.memory_cues.inside([pair.memory], "TEMPORAL")
-    source_values = [q for q in source_q if not is_time(source_times, q)]
-    memory_values = [q for q in memory_q if not is_time(memory_times, q)]
+    source_values = [q for q in source_q if not is_time(source_times, q, pair.source.doc.text)]
+    memory_values = [q for q in memory_q if not is_time(memory_times, q, pair.memory.doc.text)]
     changes: List[Change] = []
     if len(source_values) >= min_source_values and not memory_values:
         changes.append(Change(

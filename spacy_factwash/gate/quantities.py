@@ -42,12 +42,25 @@ def _parser():
     return parser
 
 
+PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
+
+
+def _values(quantity) -> Tuple[float, ...]:
+    """The values a quantulum3 quantity states: a range ("from 120 ms to 80 ms", "5-10 GB") is read as its
+    midpoint and half-width, so it gives back both ends; a stated uncertainty ("5 ± 0.2 mg") stays one value."""
+    spread = float(getattr(quantity, "uncertainty", None) or 0)
+    if spread and not any(mark in quantity.surface.lower() for mark in PLUS_MINUS):
+        return float(quantity.value) - spread, float(quantity.value) + spread
+    return (float(quantity.value),)
+
+
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int], ...]:
+    """(value, unit, entity, surface, start, end) for each value quantulum3 finds in ``text``."""
     found = []
     for quantity in _parser().parse(text):
-        found.append((float(quantity.value), quantity.unit.name, quantity.unit.entity.name, quantity.surface,
-                       quantity.span[0], quantity.span[1]))
+        found += [(value, quantity.unit.name, quantity.unit.entity.name, quantity.surface,
+                   quantity.span[0], quantity.span[1]) for value in _values(quantity)]
     return tuple(found)
 
 

@@ -272,3 +272,14 @@ def test_a_stated_uncertainty_stays_one_value():
 ])
 def test_a_year_after_a_time_word_is_a_time_not_one_of_the_values(source, memory, expected):
     assert [c.type for c in inspect(source, memory).changes] == expected
+
+
+@pytest.mark.parametrize("source, memory, reversed_", [
+    ("I heard the launch might slip to June, but nobody has confirmed it.", "The launch might slip to June.", False),
+    ("Alice got the job.", "Alice got the job, but nobody told Bob.", False),
+    ("Alice did not, in fact, get the job.", "Alice got the job.", True),  # the clause the texts share
+    ("There was no evidence of fever.", "There was evidence of fever.", True),
+    ("Alice did not get the job, but Bob never applied.", "Alice did not get the job.", False),  # both negate
+])
+def test_a_negation_counts_only_in_a_clause_the_other_text_shares(source, memory, reversed_):
+    assert ("reversed_polarity" in types(inspect(source, memory))) is reversed_

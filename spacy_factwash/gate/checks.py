@@ -9,7 +9,7 @@ classes are compared as classes, so a paraphrase that keeps the class
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.tokens import Doc, Span
 
@@ -18,6 +18,8 @@ from .align import content_ids
 from .quantities import Quantity, quantities, same_value
 from .report import Change, Cue, Excerpt
 
+CLAUSE_WORDS = frozenset({"but", "although", "though", "while", "whereas", "yet", "however"})
+NOT_BOUNDARIES = frozenset({"'", "\u2019", "-", "\u2010", "\""})
 YEAR = re.compile(r"(?<![\d,.])\d{4}(?![\d,.])")
 YEAR_WORDS = frozenset({"in", "since", "between", "from", "until", "till", "by", "during", "before", "after",
                         "year", "years", "circa", "early", "late", "mid"})
@@ -119,11 +121,52 @@ def check_presence(change_type: str, pair: Pair, neighbours: int) -> Optional[Ch
                   excerpt(pair.source), evidence(source_cues, "source", pair.lexicon_version))
 
 
+def _clause_boundary(token) -> bool:
+    return (token.is_punct and token.text not in NOT_BOUNDARIES) or token.lower_ in CLAUSE_WORDS
+
+
+def clause_words(cue: Span, within: Span) -> FrozenSet[int]:
+    """The content words of the clause around a cue, the cue's own words left out.
+
+    The clause runs from the cue to the nearest punctuation mark or
+    contrastive conjunction ("but", "although", ...) on each side, inside
+    the sentence ``within``.
+    """
+    doc = cue.doc
+    start, end = cue.start, cue.end
+    while start > within.start and not _clause_boundary(doc[start - 1]):
+        start -= 1
+    while end < within.end and not _clause_boundary(doc[end]):
+        end += 1
+    return content_ids(doc[start:cue.start]) | content_ids(doc[cue.end:end])
+
+
+def bearing(cues: Sequence[Span], spans: Sequence[Span], other: Sequence[Span]) -> List[Span]:
+    """The negation cues whose clause shares a content word with the other side (or has no content word).
+
+    A negation in a clause the other text never mentions ("..., but nobody
+    has confirmed it") does not turn the claim the texts share around.
+    """
+    words = frozenset().union(*(content_ids(span) for span in other))
+    kept = []
+    for cue in cues:
+        within = next(span for span in spans if span.start <= cue.start and cue.end <= span.end)
+        clause = clause_words(cue, within)
+        if not clause or clause & words:
+            kept.append(cue)
+    return kept
+
+
 def check_polarity(pair: Pair, neighbours: int) -> Optional[Change]:
-    """A negation on one side only."""
-    source_cues = pair.source_cues.inside(pair.window(neighbours), "NEGATION")
+    """A negation on one side only, in a clause the other text shares (so the rule only ever removes flags)."""
+    window = pair.window(neighbours)
+    source_cues = pair.source_cues.inside(window, "NEGATION")
     memory_cues = pair.memory_cues.inside([pair.memory], "NEGATION")
     if bool(source_cues) == bool(memory_cues):
+        return None
+    source_cues = bearing(source_cues, window, [pair.memory])
+    memory_cues = bearing(memory_cues, [pair.memory], window)
+    if not (source_cues or memory_cues):
         return None
     if source_cues:
         message = f"the source negates this claim ({_quoted(source_cues)}); the memory asserts it"

@@ -298,14 +298,24 @@ def report(
     input_path: Path = typer.Argument(..., help='A JSONL file with {"id", "source", "memory"} a line.'),
     html_path: Path = typer.Option(..., "--html", help="Where to write the self-contained HTML page."),
     skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines", help="Skip and count unusable lines instead of stopping."),
+    witness: bool = WITNESS_OPTION,
+    unsupported: bool = UNSUPPORTED_OPTION,
+    model: str = MODEL_OPTION,
+    max_usd: float = MAX_USD_OPTION,
+    cache: Optional[Path] = CACHE_OPTION,
+    no_cache: bool = NO_CACHE_OPTION,
 ) -> None:
-    """A page a person can read: each pair side by side, cues highlighted by class, each change explained."""
+    """A page a person can read: each pair side by side, cues highlighted by class, each change explained.
+
+    With --witness or --unsupported, the model's notes appear under each pair and a cost line ends the run.
+    """
     from .html_report import page
     from .pipeline import default_pipeline
     from .stream import read_pairs
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
+    review = _review(witness, unsupported, model, max_usd, cache, no_cache)
     nlp = default_pipeline()
     gate = nlp.get_pipe("factwash_compare")
     sections = []
@@ -315,10 +325,13 @@ def report(
                 _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
             continue
         source, memory = nlp.pipe([line.source, line.memory])
-        sections.append((str(line.id if line.id is not None else line.number), source, memory,
-                         gate.compare(source, memory)))
+        report = gate.compare(source, memory)
+        if review is not None:
+            report = review(report, source, memory)
+        sections.append((str(line.id if line.id is not None else line.number), source, memory, report))
     html_path.write_text(page(sections), encoding="utf8")
     typer.echo(f"wrote {len(sections)} pairs to {html_path}", err=True)
+    _cost_line(review)
 
 
 @app.command("confirm")

@@ -465,3 +465,15 @@ def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_fi
     assert parse_run_name(run.name) == {"operation": "witness-eval", "model": "claude-haiku-4-5",
                                         "params": {"per_class": "4", "prompt": "witness-v2"}, "seed": 0}
     assert len(RunFile(run).done) == 8
+
+
+def test_the_html_report_shows_the_model_notes(tmp_path):
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"id": "p1", "source": "Alice might be promoted.", "memory": HEDGED}) + "\n")
+    with AnthropicStub(answer_by_tool) as stub:
+        env = {**os.environ, **stub.env()}
+        result = cli("report", pairs, "--html", tmp_path / "r.html", "--witness", "--unsupported", "--no-cache",
+                     env=env)
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "r.html").read_text()
+    assert "lowered_by_witness" in page and "support_not_established" in page and "model cost: 2 call(s)" in result.stderr

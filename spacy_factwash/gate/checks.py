@@ -181,17 +181,18 @@ def _value(q: Quantity) -> Dict[str, object]:
     return {"value": q.value, "unit": q.unit, "surface": q.surface, "start_char": q.start_char, "end_char": q.end_char}
 
 
-def is_time(times: Sequence[Span], quantity: Quantity, text: str) -> bool:
-    """Whether a quantity is a time, not a value: inside one of the TEMPORAL cues ``times`` (a date or clock
-    time), or a year: four digits from 1000 to 2100 without a unit, after a word that introduces a time
-    ("in 1994", "since 2011", "between 1994 and 2011"; ``text`` is the Doc's text)."""
+def is_time(times: Sequence[Span], quantity: Quantity, span: Span) -> bool:
+    """Whether a quantity of ``span`` is a time, not a value: inside one of the TEMPORAL cues ``times`` (a date
+    or clock time), or a year: four digits from 1000 to 2100 without a unit, after a word that introduces a
+    time ("in 1994", "since 2011", "between 1994 and 2011")."""
     if any(c.start_char < quantity.end_char and quantity.start_char < c.end_char for c in times):
         return True
     if quantity.has_unit or not quantity.value.is_integer() or not 1000 <= quantity.value <= 2100:
         return False
     if str(int(quantity.value)) not in YEAR.findall(quantity.surface):
         return False
-    before = re.findall(r"[A-Za-z]+", text[max(0, quantity.start_char - 30):quantity.start_char])
+    at = quantity.start_char - span.start_char  # reading span.text, never the Doc's (built anew on each call)
+    before = re.findall(r"[A-Za-z]+", span.text[max(0, at - 30):at])
     words = quantity.surface.lower().split()[:1] + [w.lower() for w in before[-1:]]
     return any(word in YEAR_WORDS for word in words)
 
@@ -209,8 +210,8 @@ def check_values(pair: Pair, min_source_values: int) -> List[Change]:
     source_q = quantities(pair.source)
     source_times = pair.source_cues.inside([pair.source], "TEMPORAL")
     memory_times = pair.memory_cues.inside([pair.memory], "TEMPORAL")
-    source_values = [q for q in source_q if not is_time(source_times, q, pair.source.doc.text)]
-    memory_values = [q for q in memory_q if not is_time(memory_times, q, pair.memory.doc.text)]
+    source_values = [q for q in source_q if not is_time(source_times, q, pair.source)]
+    memory_values = [q for q in memory_q if not is_time(memory_times, q, pair.memory)]
     changes: List[Change] = []
     if len(source_values) >= min_source_values and not memory_values:
         changes.append(Change(

@@ -89,7 +89,6 @@ class Witness(ModelComponent):
 
     timeout: float = 20.0
     max_tokens: int = 300
-    unasked: int = 0
 
     def ask(self, sentence: str) -> WitnessAnswer:
         """The witness's validated answer for one sentence; raises ``BudgetExhausted`` when no call may be made."""
@@ -130,8 +129,7 @@ def lower_with_witness(report, witness: Witness):
         if flag is not None:
             try:
                 answer = witness.ask(change.memory.text)
-            except BudgetExhausted:
-                witness.unasked += 1
+            except BudgetExhausted:  # counted by the meter (refused calls); the flag stays
                 answer = WitnessAnswer(False, reason="budget exhausted")
             if answer.usable and getattr(answer, flag):
                 notes.append(_lowering_note(change, answer, flag))

@@ -175,6 +175,8 @@ def _review(witness: bool, unsupported: bool, model: str, max_usd: float, cache:
     from .models.budget import UnknownPrice, price_of
     from .models.review import Review
 
+    if not os.environ.get("ANTHROPIC_API_KEY"):
+        _fail("--witness and --unsupported call a model: set ANTHROPIC_API_KEY (nothing was sent)")
     try:
         price_of(model)
     except UnknownPrice as err:
@@ -602,6 +604,10 @@ def _evaluate_witness(root: Path, splits: Path, nlp, output_dir: Path, per_class
         _cost_line(review)
         _fail(f"{err}. Results so far are in {run_path}; run again with a higher --max-usd to continue.", 6)
     (output_dir / f"{run_path.stem}.scores.json").write_text(json.dumps(scores, indent=1) + "\n", encoding="utf8")
+    missing = sum(result["missing"] for result in scores.values())
+    if missing:
+        typer.echo(f"{missing} sentence(s) got no reply (failed calls); they are not scored; run again to ask "
+                   "them", err=True)
     for label, result in scores.items():
         for name in ("word_list", "witness"):
             s = result[name]

@@ -164,6 +164,12 @@ def test_a_broken_cache_file_is_named(tmp_path):
 
 # -- resumable run files ---------------------------------------------------------------------------
 
+def test_an_item_without_a_result_is_left_for_the_next_run(tmp_path):
+    with RunFile(tmp_path / "run.jsonl") as run:
+        assert resume(run, [("a", 1), ("b", None), ("c", 3)], lambda v: None if v is None else {"v": v}) == 2
+        assert run.done == {"a", "c"}
+
+
 def test_run_names_carry_lineage_and_read_back():
     name = run_name("witness-eval", "claude-haiku-4-5", {"per_class": 200, "prompt": "witness-v2"}, 7)
     assert parse_run_name(name) == {"operation": "witness-eval", "model": "claude-haiku-4-5",
@@ -401,9 +407,14 @@ def test_gate_with_both_model_components_writes_their_notes_and_a_budget_of_zero
         assert json.loads((tmp_path / "capped.jsonl").read_text().splitlines()[0])["verdict"] == "rewrite"
 
 
-def test_an_unpriced_model_is_refused_on_the_command_line_before_any_call():
-    result = cli("check", "--source", "a b", "--memory", "a b", "--witness", "--model", "nope", env=dict(os.environ))
+def test_an_unpriced_model_or_a_missing_key_is_refused_on_the_command_line_before_any_call(tmp_path):
+    env = {**os.environ, "ANTHROPIC_API_KEY": "offline-test-key"}
+    result = cli("check", "--source", "a b", "--memory", "a b", "--witness", "--model", "nope", env=env)
     assert result.returncode == 1 and "no price for model 'nope'" in result.stderr
+    env.pop("ANTHROPIC_API_KEY")
+    (tmp_path / "in.jsonl").write_text('{"id": 1, "source": "a b", "memory": "a b"}\n')
+    result = cli("gate", tmp_path / "in.jsonl", tmp_path / "out.jsonl", "--witness", env=env)
+    assert result.returncode == 1 and "set ANTHROPIC_API_KEY (nothing was sent)" in result.stderr
 
 
 # -- the README's cost table is the computation ----------------------------------------------------

@@ -176,3 +176,8 @@ def test_evaluate_witness_scores_both_on_the_same_sentences_and_counts_discarded
     assert len(records) == 20 and all(r["witness"]["prompt"] == "witness-v2" for r in records)
     again = witness_scores(corpora, splits, evaluation_pipeline(), garbage, 10, run)
     assert again == scores and len(seen) == 20  # the re-run reads the run file and asks nothing
+
+    down = Witness(client=mock_client([httpx.Response(500, json={})]))  # no reply at all: nothing to score
+    unanswered = witness_scores(corpora, splits, evaluation_pipeline(), down, 10, tmp_path / "down.jsonl")
+    assert [unanswered[label]["missing"] for label in ("HEDGE", "ATTRIBUTION")] == [10, 10]
+    assert (tmp_path / "down.jsonl").read_text() == ""  # so a re-run asks every sentence again

@@ -7,14 +7,15 @@ witness reply that was discarded counts as a "no" (a miss on a positive).
 The run is metered and resumable: each sentence's result is appended to a
 run file as it arrives (``models.runfile``), so a re-run after a kill or an
 exhausted budget asks only what is missing, and the scores are computed from
-the run file.
+the run file. A call that got no reply at all (network, timeout) is not
+recorded: it is counted as missing and asked again on the next run.
 """
 
 import hashlib
 import random
 from dataclasses import asdict
 from pathlib import Path
-from typing import Dict, Iterable, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..models.runfile import RunFile, resume
 from .corpora import read_half
@@ -63,12 +64,14 @@ def run_sample(drawn: Dict[str, List[Tuple[str, bool]]], nlp, witness, run: RunF
             for text, gold in sample:
                 yield sentence_key(label, text), (label, text, gold)
 
-    def work(item: Tuple[str, str, bool]) -> dict:
+    def work(item: Tuple[str, str, bool]) -> Optional[dict]:
         label, text, gold = item
+        answer = witness.ask(text)
+        if answer.failed_call:  # no reply to score: left out of the run file, asked again on a re-run
+            return None
         doc = nlp(text)
         word_list = any(s.label_ == label for s in doc.spans.get("factwash_cues", []))
-        return {"label": label, "text": text, "gold": gold, "word_list": word_list,
-                "witness": asdict(witness.ask(text))}
+        return {"label": label, "text": text, "gold": gold, "word_list": word_list, "witness": asdict(answer)}
 
     return resume(run, items(), work)
 

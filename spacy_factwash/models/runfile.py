@@ -126,16 +126,21 @@ class RunFile:
         self.close()
 
 
-def resume(run: RunFile, items: Iterable[Tuple[str, Any]], work: Callable[[Any], Dict[str, Any]]) -> int:
+def resume(run: RunFile, items: Iterable[Tuple[str, Any]],
+           work: Callable[[Any], Optional[Dict[str, Any]]]) -> int:
     """Run ``work`` on each (key, item) the run file does not hold yet, appending each result as it arrives.
 
-    Returns how many results were added. An exception from ``work`` (an
-    exhausted budget, say) stops the run; what was appended stays.
+    ``work`` returns None for an item it could not do (a failed call): it is
+    not recorded, so a re-run tries it again. Returns how many results were
+    added. An exception from ``work`` (an exhausted budget, say) stops the
+    run; what was appended stays.
     """
     added = 0
     for key, item in items:
         if key in run.done:
             continue
-        run.append({run.key: key, **work(item)})
-        added += 1
+        result = work(item)
+        if result is not None:
+            run.append({run.key: key, **result})
+            added += 1
     return added

@@ -49,6 +49,7 @@ class WitnessAnswer:
     reason: str = ""
     model: str = ""
     prompt: str = ""
+    failed_call: bool = False  # no reply at all (network, timeout, retries spent), as opposed to a bad reply
 
     def words(self, flag: str) -> Tuple[str, ...]:
         return self.hedge_words if flag == "hedges" else self.attribution_words
@@ -93,7 +94,8 @@ class Witness(ModelComponent):
     def ask(self, sentence: str) -> WitnessAnswer:
         """The witness's validated answer for one sentence; raises ``BudgetExhausted`` when no call may be made."""
         reply, failure = self.try_ask("witness", TOOL, sentence)
-        answer = read_reply(sentence, reply) if reply else WitnessAnswer(False, reason=failure, model=self.model)
+        answer = (read_reply(sentence, reply) if reply
+                  else WitnessAnswer(False, reason=failure, model=self.model, failed_call=True))
         self.discarded += not answer.usable
         return answer
 

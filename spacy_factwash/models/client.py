@@ -9,13 +9,13 @@ budget, the call is made through the anthropic SDK with the tool forced and
 ``strict``, its usage is charged, and the raw reply is cached.
 """
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Optional, Tuple
 
+from ..lexicon import sha256
 from .budget import STOPS, Meter
 from .cache import ReplyCache, cache_key
 
@@ -56,10 +56,15 @@ def read_prompt(folder: Any, name: str) -> Prompt:
         text = folder.joinpath(file_name).read_text(encoding="utf8")
     except FileNotFoundError as err:
         raise PromptError(f"prompts/{file_name}: missing (named by prompts/manifest.json)") from err
-    if hashlib.sha256(text.encode("utf8")).hexdigest() != entry["sha256"]:
+    if sha256(text.encode("utf8")) != entry["sha256"]:
         raise PromptError(f"prompts/{file_name}: edited after it was frozen; save the change as "
                           f"{name}.v{entry['version'] + 1}.txt and record it in prompts/manifest.json")
     return Prompt(name, entry["version"], text)
+
+
+def strict(tool: dict) -> dict:
+    """The tool as sent: ``strict``, so the reply's input follows the schema."""
+    return {**tool, "strict": True}
 
 
 def anthropic_client(timeout: float, max_retries: int):
@@ -103,19 +108,17 @@ class ModelComponent:
     def try_ask(self, prompt_name: str, tool: dict, content: str) -> Tuple[Optional[Reply], str]:
         """Ask once and count it: (reply, "") or (None, why the call failed); budget and price errors propagate."""
         try:
-            reply = self.ask_tool(prompt_name, tool, content)
+            reply, failure = self.ask_tool(prompt_name, tool, content), ""
         except STOPS:
             raise
         except Exception as err:  # a failed call is a discarded reply: the deterministic result stands
-            self.asked += 1
-            return None, f"call failed: {type(err).__name__}: {err}"
+            reply, failure = None, f"call failed: {type(err).__name__}: {err}"
         self.asked += 1
-        return reply, ""
+        return reply, failure
 
     def request_bytes(self, prompt_name: str, tool: dict, content: str) -> int:
         """The size of what one call sends (prompt, strict tool, content): the meter's bound on its input tokens."""
-        strict_tool = {**tool, "strict": True}
-        return len((load_prompt(prompt_name).text + json.dumps(strict_tool) + content).encode("utf8"))
+        return len((load_prompt(prompt_name).text + json.dumps(strict(tool)) + content).encode("utf8"))
 
     def ask_tool(self, prompt_name: str, tool: dict, content: str) -> Reply:
         """Ask once with ``tool`` forced; raises ``BudgetExhausted`` (no call made) or the SDK's error."""
@@ -127,12 +130,11 @@ class ModelComponent:
         if stored is not None:
             self.meter.cached += 1
             return Reply(stored["input"], stored["stop_reason"], self.model, prompt.id, cached=True)
-        strict_tool = {**tool, "strict": True}
         self.meter.allow(self.model, self.request_bytes(prompt_name, tool, content), self.max_tokens)
         if self.client is None:
             self.client = anthropic_client(self.timeout, self.max_retries)
         response = self.client.messages.create(
-            model=self.model, max_tokens=self.max_tokens, system=prompt.text, tools=[strict_tool],
+            model=self.model, max_tokens=self.max_tokens, system=prompt.text, tools=[strict(tool)],
             tool_choice={"type": "tool", "name": tool["name"]}, messages=[{"role": "user", "content": content}],
         )
         self.meter.charge(self.model, response.usage)

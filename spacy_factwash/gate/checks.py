@@ -8,7 +8,7 @@ classes are compared as classes, so a paraphrase that keeps the class
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.tokens import Doc, Span
@@ -78,21 +78,26 @@ class Pair:
     lexicon_version: str
     source_cues: CueIndex
     memory_cues: CueIndex
-    neighbour_words: int = 3
+    neighbour_words: int
+    _windows: Dict[int, List[Span]] = field(default_factory=dict, repr=False, compare=False)
 
     def window(self, neighbours: int) -> List[Span]:
-        """The aligned source sentence and the neighbours within ``neighbours`` on each side that bear on it."""
+        """The aligned source sentence and the neighbours within ``neighbours`` on each side that bear on it
+        (worked out once per width: several checks read the same window)."""
         if neighbours == 0:
             return [self.source]
-        aligned, memory = content_ids(self.source), content_ids(self.memory)
-        window = []
-        for index in range(max(0, self.index - neighbours), min(len(self.source_sents), self.index + neighbours + 1)):
-            sent = self.source_sents[index]
-            own = content_ids(sent) - aligned
-            merged, comment = len(own & memory) >= self.neighbour_words, len(own) <= self.neighbour_words
-            if index == self.index or merged or comment:
-                window.append(sent)
-        return window
+        if neighbours not in self._windows:
+            aligned, memory = content_ids(self.source), content_ids(self.memory)
+            window = []
+            for index in range(max(0, self.index - neighbours),
+                               min(len(self.source_sents), self.index + neighbours + 1)):
+                sent = self.source_sents[index]
+                own = content_ids(sent) - aligned
+                merged, comment = len(own & memory) >= self.neighbour_words, len(own) <= self.neighbour_words
+                if index == self.index or merged or comment:
+                    window.append(sent)
+            self._windows[neighbours] = window
+        return self._windows[neighbours]
 
     @property
     def source(self) -> Span:

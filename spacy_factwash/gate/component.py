@@ -40,7 +40,7 @@ class CompareComponent:
     """Compare a memory Doc with its source Doc and gate it."""
 
     def __init__(self, nlp: Language, name: str, *, threshold: float, windows: Dict[str, int],
-                 min_source_values: int, disabled: Sequence[str], neighbour_words: int = 3) -> None:
+                 min_source_values: int, disabled: Sequence[str], neighbour_words: int) -> None:
         unknown = set(disabled) - set(CHANGE_TYPES) - set(INFORMATIONAL_TYPES)
         if unknown:
             raise ValueError(f"{name}: unknown change types in 'disabled': {sorted(unknown)}")
@@ -170,7 +170,7 @@ def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int)
 
 @Language.factory("factwash_compare", default_config=DEFAULT_CONFIG)
 def make_compare(nlp: Language, name: str, threshold: float, windows: Dict[str, int], min_source_values: int,
-                 disabled: List[str], neighbour_words: int = 3) -> CompareComponent:
+                 disabled: List[str], neighbour_words: int) -> CompareComponent:
     """The gate, its settings from the config."""
     return CompareComponent(nlp, name, threshold=threshold, windows=windows, min_source_values=min_source_values,
                             disabled=disabled, neighbour_words=neighbour_words)

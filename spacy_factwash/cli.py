@@ -287,12 +287,7 @@ def gate(
 
 def _reviewed(nlp, review, report, line):
     """A gated pair's report after the model review (a bad line's report is passed through untouched)."""
-    if line.error is not None:
-        return report
-    if review.support is None:  # the witness reads the report's own excerpts: no Docs needed
-        return review(report, None, None)
-    source, memory = nlp.pipe([line.source, line.memory])
-    return review(report, source, memory)
+    return report if line.error is not None else review.texts(nlp, report, line.source, line.memory)
 
 
 @app.command()

@@ -42,6 +42,13 @@ class Review:
             report = review_support(report, source.text, memory, self.support)
         return report
 
+    def texts(self, nlp, report, source: str, memory: str):
+        """The report for a (source, memory) pair given as text; the texts are parsed only when the support
+        judge needs the memory's sentences (the witness reads the report's own excerpts)."""
+        if self.support is None:
+            return self(report, None, None)
+        return self(report, *nlp.pipe([source, memory]))
+
     def discarded(self) -> int:
         """Replies discarded by any component (they left the deterministic result standing)."""
         return sum(c.discarded for c in (self.witness, self.support) if c is not None)

@@ -17,7 +17,9 @@ spaCy token pattern (a list of dicts). ``role`` is ``cue`` (the default) or
 ``exclusion``: an exclusion is a pseudo-cue ("no doubt", "not only") whose
 match removes the cues of the same class it overlaps. An attribution entry
 may say where its speaker usually stands: ``"source": "before"`` ("Alice
-said") or ``"after"`` ("according to Alice").
+said") or ``"after"`` ("according to Alice"). An entry of the gate's word
+lists (``lexicons/gate/``) may carry a ``value``: what the words mean to a
+check (a direction "up", a stance "deny", the id of an antonym's entry).
 """
 
 import hashlib
@@ -58,6 +60,7 @@ class Entry:
     provenance: Mapping[str, Any] = field(default_factory=dict)
     origin: str = ""
     source_side: Optional[str] = None
+    value: Optional[str] = None
 
     @property
     def is_token_pattern(self) -> bool:
@@ -77,6 +80,8 @@ class Entry:
         data = {"id": self.id, "label": self.label, "role": self.role, "pattern": pattern}
         if self.source_side is not None:
             data["source"] = self.source_side
+        if self.value is not None:
+            data["value"] = self.value
         data["provenance"] = dict(self.provenance)
         return data
 
@@ -238,7 +243,10 @@ def _entry_from_dict(raw: Any, at: str, label: str) -> Entry:
     source_side = raw.get("source")
     if source_side is not None and source_side not in SOURCE_SIDES:
         raise LexiconError(f"{at}: source must be one of {SOURCE_SIDES}, got {source_side!r}")
-    return Entry(entry_id, label, _check_pattern(raw["pattern"], at), role, provenance, at, source_side)
+    value = raw.get("value")
+    if value is not None and (not isinstance(value, str) or not value):
+        raise LexiconError(f"{at}: value must be a non-empty string, got {value!r}")
+    return Entry(entry_id, label, _check_pattern(raw["pattern"], at), role, provenance, at, source_side, value)
 
 
 def _check_pattern(pattern: Any, at: str):

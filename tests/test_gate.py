@@ -104,15 +104,14 @@ def test_a_neighbour_counts_when_it_comments_on_the_claim_or_the_memory_took_wor
     assert "strengthened_certainty" in types(merged)
 
 
-def test_neighbour_words_is_a_setting_and_a_negative_one_is_refused():
+def test_the_retired_window_settings_load_with_a_warning_and_change_nothing():
     nlp = spacy_factwash.load()
     nlp.remove_pipe("factwash_compare")
-    gate = nlp.add_pipe("factwash_compare", config={"neighbour_words": 10})
+    with pytest.warns(DeprecationWarning, match="neighbour_words"):
+        gate = nlp.add_pipe("factwash_compare", config={"neighbour_words": 10})
     source, memory = nlp.pipe(["Alice leads the Berlin team. Bob might move to the Paris office next spring.",
                                "Alice leads the Berlin team."])
-    assert "strengthened_certainty" in types(gate.compare(source, memory))
-    with pytest.raises(ValueError, match="neighbour_words"):
-        spacy.blank("en").add_pipe("factwash_compare", config={"neighbour_words": -1})
+    assert gate.compare(source, memory).verdict == "pass"
 
 
 def test_a_memory_longer_than_its_source_gets_a_verdict():
@@ -235,23 +234,6 @@ def test_pipe_pairs_in_two_processes_matches_inspect():
     assert [r.to_dict() for r in reports] == [inspect(s, m).to_dict() for s, m in pairs]
 
 
-@settings(max_examples=50, deadline=None)
-@given(st.integers(0, 60), st.integers(0, 60), st.sampled_from(["HEDGE", "ATTRIBUTION", "NEGATION", "TEMPORAL"]))
-def test_the_cue_index_finds_exactly_the_cues_a_scan_of_the_span_group_finds(start, length, label):
-    from spacy_factwash.gate.checks import CueIndex
-
-    doc = DOC_WITH_CUES
-    span = doc[min(start, len(doc)):min(start + length, len(doc))]
-    scanned = [(c.start, c.end) for c in doc.spans["factwash_cues"]
-               if c.label_ == label and c.start >= span.start and c.end <= span.end]
-    assert sorted((c.start, c.end) for c in CueIndex(doc).inside([span], label)) == sorted(scanned)
-
-
-DOC_WITH_CUES = spacy_factwash.default_pipeline()(
-    "Someone said Alice might not get admin access if the audit fails, as of Monday. According to Bob, it "
-    "probably will never happen unless the board agrees by March 3, 2026. Carol reportedly thinks it may rain.")
-
-
 @pytest.mark.parametrize("memory, expected", [
     ("Latency fell after the change.", ["dropped_values"]),  # a range states two values
     ("Latency fell to 80 ms after the change.", []),  # one end of the range is a value the source gave
@@ -268,13 +250,14 @@ def test_a_stated_uncertainty_stays_one_value():
 @pytest.mark.parametrize("source, memory, expected", [
     ("Kim ruled between 1994 and 2011 and restrained the program.", "Kim restrained the program.", []),
     ("Revenue was 1500 and costs were 1200.", "Revenue was reported.", ["dropped_values"]),  # no time word
-    ("The plant opened in 1994.", "The plant opened in 1995.", ["changed_value"]),  # a year is still compared
+    ("The plant opened in 1994.", "The plant opened in 1995.", ["changed_time"]),  # a year is a time, compared
 ])
 def test_a_year_after_a_time_word_is_a_time_not_one_of_the_values(source, memory, expected):
     assert [c.type for c in inspect(source, memory).changes] == expected
 
 
 @pytest.mark.parametrize("source, memory, reversed_", [
+    # the negation is the comment's ("nobody has confirmed it"), not the launch's
     ("I heard the launch might slip to June, but nobody has confirmed it.", "The launch might slip to June.", False),
     ("Alice got the job.", "Alice got the job, but nobody told Bob.", False),
     ("Alice did not, in fact, get the job.", "Alice got the job.", True),  # the clause the texts share

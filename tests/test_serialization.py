@@ -84,7 +84,7 @@ def test_unpickled_pipeline_reregisters_its_extensions_in_a_fresh_process(defaul
         "doc = nlp('Alice has admin. Not sure though.')\n"
         "print([s._.factwash_hedged for s in doc.sents])\n"
     )
-    assert out.strip() == "[False, True]"
+    assert out.strip() == "[True, True]"  # the first sentence lies in the scope of the second's hedge
 
 
 def test_saved_pipeline_loads_in_a_fresh_process_without_importing_the_package(default_nlp, tmp_path):

@@ -23,9 +23,10 @@ CLAUSE_WORDS = frozenset(
     "that which who whom whose and but or because when while if as to is was were are be been "
     "will would could might may should can do does did not n't".split()
 )
-# Words that may stand between a speaker and the reporting verb ("Alice has also said").
+# Words that may stand between a speaker and the reporting verb ("Alice has also said"); a form of "be" there
+# makes the verb passive ("Revenue was reported"), and what stands before it is not the speaker.
 BETWEEN_SPEAKER_AND_VERB = frozenset(
-    "has have had 've 's is was also later earlier previously once publicly privately repeatedly "
+    "has have had 've also later earlier previously once publicly privately repeatedly "
     "reportedly allegedly never recently".split()
 )
 DETERMINERS = frozenset("the a an this that these those his her their our my your its one some several".split())

@@ -4,15 +4,19 @@ With the default prefix ``factwash`` a Doc, a sentence or any Span gets:
 
 - ``._.factwash_hedged``, ``._.factwash_attributed``, ``._.factwash_negated``,
   ``._.factwash_conditional``, ``._.factwash_temporal``: whether a resolved
-  cue of that class lies inside it;
+  cue of that class lies inside it or (for a Span) it lies inside the scope
+  of one, as negspacy's ``._.negex`` reads for an entity;
 - ``._.factwash_cues``: those cue spans, in text order;
 
 and a cue span gets ``._.factwash_source``: the span naming who is speaking,
-for an attribution cue where one was found (else None).
+for an attribution cue where one was found (else None), and
+``._.factwash_scope``: the clauses it qualifies (``clauses.py``).
 
-All of these are getters over span groups, so nothing lives in ``user_data``
-but plain strings, and the values survive pickling, ``DocBin`` and
-``n_process`` without special handling.
+All of these are getters over span groups (``factwash_cues``,
+``factwash_sources``, and ``factwash_scopes``, which links each scope span
+to its cue by ``kb_id``), so nothing lives in ``user_data`` but plain
+strings, and the values survive pickling, ``DocBin`` and ``n_process``
+without special handling.
 """
 
 from typing import Callable, Dict, List, Optional, Tuple
@@ -22,6 +26,7 @@ from spacy.tokens import Doc, Span
 DEFAULT_PREFIX = "factwash"
 CUES_KEY = "factwash_cues"
 SOURCES_KEY = "factwash_sources"
+SCOPES_KEY = "factwash_scopes"
 LEXICON_VERSION_KEY = "factwash_lexicon_version"
 FLAG_NAMES = {
     "HEDGE": "hedged",
@@ -52,22 +57,36 @@ def _cues_within(container, spans_key: str) -> List[Span]:
     )
 
 
-def _flag_getter(label: str, spans_key: str) -> Callable:
+def _flag_getter(label: str, spans_key: str, scopes_key: str) -> Callable:
     def getter(container) -> bool:
-        return any(span.label_ == label for span in _cues_within(container, spans_key))
+        if any(span.label_ == label for span in _cues_within(container, spans_key)):
+            return True
+        if isinstance(container, Doc) or scopes_key not in container.doc.spans:
+            return False
+        return any(scope.label_ == label and scope.start <= container.start and container.end <= scope.end
+                   for scope in container.doc.spans[scopes_key])
+
+    return getter
+
+
+def _linked_getter(key: str) -> Callable:
+    """The spans of group ``key`` that point back at a cue (by ``kb_id``)."""
+
+    def getter(cue: Span) -> List[Span]:
+        if key not in cue.doc.spans:
+            return []
+        link = source_link(cue)
+        return [span for span in cue.doc.spans[key] if span.kb_id_ == link]
 
     return getter
 
 
 def _source_getter(sources_key: str) -> Callable:
+    linked = _linked_getter(sources_key)
+
     def getter(cue: Span) -> Optional[Span]:
-        if sources_key not in cue.doc.spans:
-            return None
-        link = source_link(cue)
-        for source in cue.doc.spans[sources_key]:
-            if source.kb_id_ == link:
-                return source
-        return None
+        found = linked(cue)
+        return found[0] if found else None
 
     return getter
 
@@ -77,11 +96,13 @@ def extension_names(prefix: str) -> Dict[str, str]:
     names = {label: f"{prefix}_{flag}" for label, flag in FLAG_NAMES.items()}
     names["cues"] = f"{prefix}_cues"
     names["source"] = f"{prefix}_source"
+    names["scope"] = f"{prefix}_scope"
     return names
 
 
 def register_extensions(
-    prefix: str = DEFAULT_PREFIX, spans_key: str = CUES_KEY, sources_key: str = SOURCES_KEY
+    prefix: str = DEFAULT_PREFIX, spans_key: str = CUES_KEY, sources_key: str = SOURCES_KEY,
+    scopes_key: str = SCOPES_KEY,
 ) -> Dict[str, str]:
     """Register the cue extensions under ``prefix``; safe to call any number of times.
 
@@ -89,15 +110,16 @@ def register_extensions(
     other span keys, is never overwritten: that is an error asking for another
     prefix.
     """
-    settings: Tuple[str, str] = (spans_key, sources_key)
+    settings: Tuple[str, str, str] = (spans_key, sources_key, scopes_key)
     names = extension_names(prefix)
     wanted = []
     for label in FLAG_NAMES:
-        getter = _flag_getter(label, spans_key)
+        getter = _flag_getter(label, spans_key, scopes_key)
         wanted += [(Doc, names[label], getter), (Span, names[label], getter)]
     cues_getter = lambda container: _cues_within(container, spans_key)  # noqa: E731
     wanted += [(Doc, names["cues"], cues_getter), (Span, names["cues"], cues_getter)]
     wanted.append((Span, names["source"], _source_getter(sources_key)))
+    wanted.append((Span, names["scope"], _linked_getter(scopes_key)))
     for cls, name, getter in wanted:
         if cls.has_extension(name):
             existing = cls.get_extension(name)[2]

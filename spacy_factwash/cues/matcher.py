@@ -6,8 +6,10 @@ and its siblings (registered beside each detector) run one. Either way the compo
 1. loads a verified lexicon set once, when it is built (or loaded from disk),
    and compiles it into one matcher (``anchored.py``): phrases on LOWER,
    token patterns run only around their anchors;
-2. per document, runs both matchers once and hands each class's raw matches
-   to its detector;
+2. per document, matches on the text as a reader sees it (``normalise.py``:
+   shouted words, zero-width and look-alike characters, compatibility forms;
+   a text that needs none of it is matched as it is), and hands each class's
+   raw matches to its detector;
 3. writes the resolved cues to ``doc.spans[spans_key]`` (replacing only its
    own classes, so single-class components compose), attribution sources to
    ``doc.spans["factwash_sources"]``, and the lexicon version to
@@ -32,10 +34,13 @@ from spacy.util import SimpleFrozenList, registry
 from ..lexicon import CLASS_FILES, MANIFEST, Entry, LexiconSet, lexicons_from_bytes, load_lexicons
 from .anchored import AnchoredMatcher
 from .base import CueDetector, Match
+from .clauses import scope_spans
+from .normalise import CaseForms, Shadow, normalise
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
     LEXICON_VERSION_KEY,
+    SCOPES_KEY,
     SOURCES_KEY,
     register_extensions,
     source_link,
@@ -90,7 +95,7 @@ class CueComponent(Pipe):
         self.verify_lexicons = verify_lexicons
         self.extension_prefix = extension_prefix
         self.scorer = partial(scorer, spans_key=spans_key) if scorer is not None else None
-        self.extension_names = register_extensions(extension_prefix, spans_key, SOURCES_KEY)
+        self.extension_names = register_extensions(extension_prefix, spans_key, SOURCES_KEY, SCOPES_KEY)
         self.set_lexicons(load_lexicons(lexicon_dir, verify=verify_lexicons))
 
     @property
@@ -113,6 +118,7 @@ class CueComponent(Pipe):
             for entry in lexicons.for_label(label):
                 key = self.matcher.add_entry(entry, self.tokenizer)
                 self.entries[key] = (label, entry.id, entry.role == "exclusion")
+        self.case_forms = case_forms(lexicons.entries, self.tokenizer)
 
     def explain(self, cue: Span) -> Entry:
         """The lexicon entry behind a cue span: its pattern, role and provenance."""
@@ -120,6 +126,22 @@ class CueComponent(Pipe):
 
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one document with resolved cues of this component's classes."""
+        shadow = normalise(doc.text, self.case_forms)
+        found = self._resolve(doc if shadow is None else shadow_doc(doc, shadow, self.tokenizer))
+        cues: List[Span] = []
+        sources: List[Span] = []
+        for cue, entry_id, source in found:
+            if shadow is not None:
+                cue, source = carry(doc, shadow, cue), source and carry(doc, shadow, source)
+            cues.append(Span(doc, cue.start, cue.end, label=cue.label, span_id=entry_id))
+            if source is not None:
+                sources.append(Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cues[-1]),
+                                    span_id=entry_id))
+        self._write(doc, cues, sources)
+        return doc
+
+    def _resolve(self, doc: Doc) -> List[Tuple[Span, str, Optional[Span]]]:
+        """Each resolved cue of ``doc`` (the Doc itself or its shadow) with its entry id and speaker span."""
         raw: Dict[str, Tuple[List[Match], List[Match]]] = {}
         for key, start, end in self.matcher(doc):
             label, _, is_exclusion = self.entries[key]
@@ -127,26 +149,21 @@ class CueComponent(Pipe):
             if bucket is None:
                 bucket = raw[label] = ([], [])
             bucket[is_exclusion].append(Match(start, end, key))
-        cues: List[Span] = []
-        sources: List[Span] = []
+        found = []
         for detector_label, (candidates, exclusions) in raw.items():
             detector = self.detectors[detector_label]
             for start, end, key in detector.resolve(doc, candidates, exclusions):
                 label, entry_id, _ = self.entries[key]
-                cue = Span(doc, start, end, label=label, span_id=entry_id)
-                cues.append(cue)
-                source = detector.source_of(doc, cue, self.lexicons.get(entry_id))
-                if source is not None:
-                    sources.append(
-                        Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cue), span_id=entry_id)
-                    )
-        self._write(doc, cues, sources)
-        return doc
+                cue = Span(doc, start, end, label=label)
+                found.append((cue, entry_id, detector.source_of(doc, cue, self.lexicons.get(entry_id))))
+        return found
 
     def _write(self, doc: Doc, cues: List[Span], sources: List[Span]) -> None:
         """Replace this component's classes in the span groups, keeping other classes' spans.
 
-        The sources group is only created when there is a source to keep.
+        The sources group is only created when there is a source to keep. The scopes group (``clauses.py``:
+        the clauses each cue qualifies) is worked out again from every cue in the group, so single-class
+        components composed in one pipeline give the scopes ``factwash_cues`` gives.
         """
         mine = self.detectors
         if self.spans_key in doc.spans:
@@ -158,6 +175,9 @@ class CueComponent(Pipe):
             sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
         if sources:
             doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
+        scopes = scope_spans(doc, cues, sources)
+        if scopes or SCOPES_KEY in doc.spans:
+            doc.spans[SCOPES_KEY] = scopes
         doc.user_data[LEXICON_VERSION_KEY] = self.lexicon_version
 
     # -- serialization: the lexicon files travel with the pipeline ---------------------------
@@ -203,8 +223,53 @@ def _unpickle_component(cls, name: str, state: dict) -> CueComponent:
     component = cls.__new__(cls)
     component.name = name
     component.__dict__.update(state)
-    register_extensions(component.extension_prefix, component.spans_key, SOURCES_KEY)
+    register_extensions(component.extension_prefix, component.spans_key, SOURCES_KEY, SCOPES_KEY)
     return component
+
+
+def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
+    """The words a lexicon spells (lower case) and the capitalised forms its patterns ask for, for shouted text.
+
+    A capitalised form ("Monday") is kept unless its lower-case word is a phrase cue of its own ("May" / "may"):
+    shouted text cannot tell those apart, and the phrase's own exclusions read its context.
+    """
+    words, phrase_words, capitalised = set(), set(), {}
+    for entry in entries:
+        if not entry.is_token_pattern:
+            phrase_words.update(token.lower_ for phrase in entry.phrases for token in tokenizer(phrase))
+            continue
+        for token in entry.pattern:
+            for attr, constraint in token.items():
+                values = constraint.get("IN", []) if isinstance(constraint, dict) else [constraint]
+                for value in (v for v in values if isinstance(v, str)):
+                    if attr == "LOWER":
+                        words.add(value)
+                    elif attr in ("ORTH", "TEXT") and value.isalpha() and value.istitle():
+                        capitalised[value.lower()] = value
+    return CaseForms(frozenset(words | phrase_words),
+                     {lower: form for lower, form in capitalised.items() if lower not in phrase_words})
+
+
+def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
+    """The shadow text as a Doc, with the original's sentence starts (and its parse, when the tokens line up)."""
+    shadowed = tokenizer(shadow.text)
+    starts = [shadow.original(token.idx, token.idx + len(token))[0] for token in shadowed]
+    if len(shadowed) == len(doc) and starts == [token.idx for token in doc]:
+        attrs = [attr for attr in ("TAG", "POS", "MORPH", "LEMMA") if doc.has_annotation(attr)]
+        attrs += ["HEAD", "DEP"] if doc.has_annotation("DEP") else ["SENT_START"] * doc.has_annotation("SENT_START")
+        if attrs:
+            shadowed.from_array(attrs, doc.to_array(attrs))
+    elif doc.has_annotation("SENT_START"):
+        sentence_starts = {sent.start_char for sent in doc.sents}
+        for token, start in zip(shadowed, starts):
+            token.is_sent_start = token.i == 0 or start in sentence_starts
+    return shadowed
+
+
+def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
+    """A span of the shadow Doc as the span of original tokens that cover the same characters."""
+    start, end = shadow.original(span.start_char, span.end_char)
+    return doc.char_span(start, end, label=span.label, alignment_mode="expand")
 
 
 def register_factory(factory_name: str, detectors: Callable[[], Sequence[CueDetector]]) -> Callable:

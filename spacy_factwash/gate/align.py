@@ -1,56 +1,83 @@
-"""Aligning each memory sentence to the source sentence that contains most of its content words.
+"""Aligning each memory claim to the source claims that contain most of its content.
 
-Content words are tokens that are not stop words, punctuation, spaces or
-numbers, compared as lemma ids (the lookup lemma where the pipeline has one,
-else the lower-cased form). The score is containment: the share of the
-memory sentence's content words found in the source sentence. Sets of ints,
-so aligning is linear in the number of sentence pairs' content words.
+The score is containment: the share of the memory claim's content keys
+(case-insensitive lookup lemmas, ``claims.py``) found in a source claim.
+Under the threshold a memory claim is uncheckable. Among source claims with
+the best score, the one closest in content (Jaccard of the key sets) comes
+first and an exact copy of the memory claim's words first of all; claims
+still tied are all kept, so the checks can see every source claim the memory
+claim copies (``candidates``), and the choice never depends on the order of
+the source.
+
+Candidates come from an inverted index of the source's keys: a key that
+more than ``COMMON`` source claims share is used to score candidates but not
+to find them (unless the memory claim has no rarer key), so aligning is
+linear in the length of both texts.
 """
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import FrozenSet, List, Optional, Sequence
+from typing import Dict, List, Sequence, Tuple
 
-from spacy.tokens import Doc, Span
+from .claims import Claim
 
-
-def content_ids(span: Span) -> FrozenSet[int]:
-    """The lemma ids of a span's content words."""
-    return frozenset(
-        (token.lemma if token.lemma else token.lower)
-        for token in span
-        if not (token.is_stop or token.is_punct or token.is_space or token.like_num)
-    )
+COMMON = 2000
 
 
 @dataclass(frozen=True)
 class Alignment:
-    """A memory sentence, its best source sentence (index into the source's sentences) and the score."""
+    """A memory claim, its best source claims (tied, most similar first) and the containment score."""
 
-    memory: Span
-    source_index: Optional[int]
+    memory: Claim
+    candidates: Tuple[Claim, ...]
     score: float
 
-
-def sentences(doc: Doc) -> List[Span]:
-    """A Doc's sentences, or the whole Doc as one when no component set boundaries."""
-    if not len(doc):
-        return []
-    return list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+    @property
+    def source(self):
+        """The first of the best source claims, or None when the memory claim aligns to nothing."""
+        return self.candidates[0] if self.candidates else None
 
 
-def align(source_sents: Sequence[Span], memory_sents: Sequence[Span], threshold: float) -> List[Alignment]:
-    """Each memory sentence with its best source sentence, or None under the threshold."""
-    source_sets = [content_ids(sent) for sent in source_sents]
+def _words(claim: Claim) -> str:
+    return " ".join(token.lower_ for token in claim.tokens() if not (token.is_punct or token.is_space))
+
+
+def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) -> List[Alignment]:
+    """Each memory claim with its best source claims, or none under the threshold."""
+    index: Dict[int, List[int]] = {}
+    for n, claim in enumerate(source):
+        for key in claim.keys:
+            index.setdefault(key, []).append(n)
     alignments = []
-    for memory in memory_sents:
-        words = content_ids(memory)
-        best, best_score = None, 0.0
-        if words:
-            for index, candidate in enumerate(source_sets):
-                score = len(words & candidate) / len(words)
-                if score > best_score:
-                    best, best_score = index, score
-        if best_score < threshold:
-            best = None
-        alignments.append(Alignment(memory, best, best_score))
+    for claim in memory:
+        keys = claim.keys
+        if not keys:
+            alignments.append(Alignment(claim, (), 0.0))
+            continue
+        rare = [key for key in keys if 0 < len(index.get(key, ())) <= COMMON]
+        if not rare:
+            known = [key for key in keys if key in index]
+            rare = [min(known, key=lambda k: len(index[k]))] if known else []
+        found: Counter = Counter()
+        for key in rare:
+            found.update(index[key])
+        best: List[Tuple[Tuple[float, int, float], int]] = []
+        words = None
+        for n in found:
+            shared = len(keys & source[n].keys)
+            score = shared / len(keys)
+            if score < threshold:
+                continue
+            if words is None:
+                words = _words(claim)
+            exact = int(_words(source[n]) == words)
+            rank = (score, exact, shared / len(keys | source[n].keys))
+            best.append((rank, n))
+        if not best:
+            alignments.append(Alignment(claim, (), max((len(keys & source[n].keys) / len(keys) for n in found),
+                                                        default=0.0)))
+            continue
+        top = max(rank for rank, _ in best)
+        tied = tuple(source[n] for rank, n in sorted(best, key=lambda item: item[1]) if rank == top)
+        alignments.append(Alignment(claim, tied, top[0]))
     return alignments

@@ -1,99 +1,112 @@
 """factwash_compare: the gate's settings in the pipeline config, and compare / pipe over pairs.
 
 The component does nothing to a single Doc (a comparison needs two); it holds
-the alignment threshold, the check windows and the enabled checks, so that
-``nlp.to_disk`` saves the whole gate, and it compares Docs the pipeline made
-(``compare``) or gates a stream of text pairs (``pipe_pairs``).
+the alignment threshold, the enabled checks and the gate's word lists, so
+that ``nlp.to_disk`` saves the whole gate, and it compares Docs the pipeline
+made (``compare``) or gates a stream of text pairs (``pipe_pairs``).
+
+A comparison: both Docs into claims (``claims.py``: clauses, each cue bound
+to the claims it qualifies), each memory claim aligned to its best source
+claims (``align.py``), the checks run on every aligned pair (``checks/``),
+and the verdict policy over the changes (``policy.py``).
 """
 
+import warnings
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..cues.extensions import LEXICON_VERSION_KEY
-from .align import align, sentences
-from .checks import (
-    PRESENCE_CHECKS,
-    CueIndex,
-    Pair,
-    check_introduced_time,
-    check_polarity,
-    check_presence,
-    check_values,
-    excerpt,
-)
-from .policy import verdict
+from .align import Alignment, align
+from .checks import CHECKS, Pair
+from .checks.base import excerpt
+from .claims import DocClaims, LemmaKey, build_claims
+from .policy import REJECT, REWRITE, verdict
 from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Report
+from .words import GateWords
 
-DEFAULT_WINDOWS = {"HEDGE": 1, "CONDITIONAL": 1, "ATTRIBUTION": 0, "NEGATION": 0, "TEMPORAL": 0}
 DEFAULT_CONFIG = {
     "threshold": 0.25,
-    "windows": DEFAULT_WINDOWS,
-    "neighbour_words": 3,
     "min_source_values": 2,
     "disabled": [],
+    "windows": None,
+    "neighbour_words": None,
 }
 
 
 class CompareComponent:
     """Compare a memory Doc with its source Doc and gate it."""
 
-    def __init__(self, nlp: Language, name: str, *, threshold: float, windows: Dict[str, int],
-                 min_source_values: int, disabled: Sequence[str], neighbour_words: int) -> None:
+    def __init__(self, nlp: Language, name: str, *, threshold: float, min_source_values: int,
+                 disabled: Sequence[str], retired: Sequence[str] = ()) -> None:
         unknown = set(disabled) - set(CHANGE_TYPES) - set(INFORMATIONAL_TYPES)
         if unknown:
             raise ValueError(f"{name}: unknown change types in 'disabled': {sorted(unknown)}")
-        missing = set(DEFAULT_WINDOWS) - set(windows)
-        if missing:
-            raise ValueError(f"{name}: 'windows' needs a width for {sorted(missing)}")
         if not 0 < threshold <= 1:
             raise ValueError(f"{name}: threshold must be in (0, 1], got {threshold}")
+        if min_source_values < 1:
+            raise ValueError(f"{name}: min_source_values must be 1 or more, got {min_source_values}")
+        for setting in retired:
+            warnings.warn(f"{name}: '{setting}' is ignored since the gate binds each qualifier to its claim "
+                          "(no sentence windows); drop it from the config", DeprecationWarning, stacklevel=3)
         self.nlp = nlp
         self.name = name
         self.threshold = threshold
-        self.windows = dict(windows)
-        if neighbour_words < 0:
-            raise ValueError(f"{name}: neighbour_words must be 0 or more, got {neighbour_words}")
-        self.neighbour_words = neighbour_words
         self.min_source_values = min_source_values
         self.disabled = tuple(disabled)
+        self.words = GateWords(nlp.vocab, nlp.tokenizer)
+        self.key = LemmaKey(nlp)
 
     def __call__(self, doc: Doc) -> Doc:
         """A single Doc passes through unchanged: comparing needs a pair."""
         return doc
 
-    def _changes(self, pair: Pair) -> List[Change]:
-        found: List[Optional[Change]] = []
-        for change_type, (label, _) in PRESENCE_CHECKS.items():
-            found.append(check_presence(change_type, pair, self.windows[label]))
-        found.append(check_polarity(pair, self.windows["NEGATION"]))
-        found.extend(check_values(pair, self.min_source_values))
-        found.append(check_introduced_time(pair, self.windows["TEMPORAL"]))
-        return [c for c in found if c is not None and c.type not in self.disabled]
+    def claims(self, doc: Doc) -> DocClaims:
+        """A Doc the pipeline made, as claims with their qualifiers and gate words."""
+        return build_claims(doc, self.key, self.words(doc))
+
+    def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
+                      aligned_to: Dict[int, List]) -> List[Change]:
+        """The checks on a memory claim and its best source claim; of source claims tied for best, the one
+        that leaves the fewest rejections and then rewrites (so the result never depends on source order)."""
+        version = memory.doc.user_data.get(LEXICON_VERSION_KEY) or source.doc.user_data.get(LEXICON_VERSION_KEY)
+        best: Optional[List[Change]] = None
+        for candidate in alignment.candidates:
+            pair = Pair(alignment.memory, candidate, version, self.words.version, source, memory, aligned_to,
+                        self.min_source_values)
+            changes = [c for check in CHECKS for c in check(pair) if c.type not in self.disabled]
+            if best is None or _weight(changes) < _weight(best):
+                best = changes
+        return best or []
 
     def compare(self, source: Doc, memory: Doc) -> Report:
-        """Align every memory sentence, run the checks on aligned ones, and apply the verdict policy."""
+        """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
         version = memory.user_data.get(LEXICON_VERSION_KEY) or source.user_data.get(LEXICON_VERSION_KEY)
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
-        source_sents, memory_sents = sentences(source), sentences(memory)
-        source_cues, memory_cues = CueIndex(source), CueIndex(memory)
+        source_claims, memory_claims = self.claims(source), self.claims(memory)
+        alignments = align(source_claims.claims, memory_claims.claims, self.threshold)
+        aligned_to: Dict[int, List] = {}
+        for alignment in alignments:
+            for candidate in alignment.candidates:
+                aligned_to.setdefault(candidate.index, []).append(alignment.memory)
         changes: List[Change] = []
-        uncheckable = []
-        for alignment in align(source_sents, memory_sents, self.threshold):
-            if alignment.source_index is None:
-                uncheckable.append(excerpt(alignment.memory))
+        uncheckable = [excerpt(sentence) for sentence in memory_claims.unclaimed]
+        for alignment in alignments:
+            if not alignment.candidates:
+                uncheckable.append(alignment.memory.excerpt())
                 continue
-            changes.extend(self._changes(Pair(alignment.memory, source_sents, alignment.source_index, version,
-                                               source_cues, memory_cues, self.neighbour_words)))
+            changes.extend(self._pair_changes(alignment, source_claims, memory_claims, aligned_to))
+        changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
         empty = not any(token.is_alpha or token.like_num for token in memory)
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
-            verdict_changes, uncheckable, list(ALWAYS_NOT_CHECKED) + list(self.disabled), version, notes, empty,
-            len(memory_sents),
+            verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
+            list(ALWAYS_NOT_CHECKED) + list(self.disabled), version, notes, empty,
+            len(memory_claims.clauses.sentences),
         )
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
@@ -168,9 +181,31 @@ def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int)
             yield from pending.popleft().get()
 
 
+def _weight(changes: Sequence[Change]) -> Tuple[int, int, int]:
+    """How severe a set of changes is: rejections, then rewrites, then all."""
+    types = [c.type for c in changes]
+    return sum(t in REJECT for t in types), sum(t in REWRITE for t in types), len(types)
+
+
+def _once(changes: Sequence[Change]) -> List[Change]:
+    """Changes without repeats: a sentence-level finding (dropped values) reached from several claims of one
+    memory sentence is reported once."""
+    seen, kept = set(), []
+    for change in changes:
+        key = (change.type, change.message, change.memory.start_char, change.source.start_char if change.source else -1)
+        if change.type == "dropped_values":
+            key = (change.type, change.memory.start_char, change.source.start_char if change.source else -1)
+        if key not in seen:
+            seen.add(key)
+            kept.append(change)
+    return kept
+
+
 @Language.factory("factwash_compare", default_config=DEFAULT_CONFIG)
-def make_compare(nlp: Language, name: str, threshold: float, windows: Dict[str, int], min_source_values: int,
-                 disabled: List[str], neighbour_words: int) -> CompareComponent:
-    """The gate, its settings from the config."""
-    return CompareComponent(nlp, name, threshold=threshold, windows=windows, min_source_values=min_source_values,
-                            disabled=disabled, neighbour_words=neighbour_words)
+def make_compare(nlp: Language, name: str, threshold: float, min_source_values: int, disabled: List[str],
+                 windows: Optional[Dict[str, int]], neighbour_words: Optional[int]) -> CompareComponent:
+    """The gate, its settings from the config (``windows`` and ``neighbour_words`` are retired: accepted, with a
+    warning, so a pipeline saved before the claim-level gate still loads)."""
+    retired = [name for name, value in (("windows", windows), ("neighbour_words", neighbour_words)) if value is not None]
+    return CompareComponent(nlp, name, threshold=threshold, min_source_values=min_source_values, disabled=disabled,
+                            retired=retired)

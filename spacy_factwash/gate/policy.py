@@ -2,8 +2,10 @@
 
 from typing import Iterable, Sequence
 
-REJECT = frozenset({"reversed_polarity", "changed_value", "dropped_values", "changed_unit"})
-REWRITE = frozenset({"dropped_attribution", "strengthened_certainty", "dropped_condition", "dropped_temporal_scope"})
+REJECT = frozenset({"reversed_polarity", "changed_value", "dropped_values", "changed_unit",
+                    "changed_condition", "changed_time", "changed_source"})
+REWRITE = frozenset({"dropped_attribution", "strengthened_certainty", "dropped_condition", "dropped_temporal_scope",
+                     "dropped_approximation", "strengthened_causality"})
 
 
 def verdict(change_types: Iterable[str], uncheckable: Sequence[object], empty_memory: bool = False) -> str:

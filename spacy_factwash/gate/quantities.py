@@ -1,25 +1,48 @@
-"""Numbers and units in a sentence, found with quantulum3 only where spaCy sees a number.
+"""Values: numbers with their units, in base units, bound to what they count and to the words around them.
 
-quantulum3 costs milliseconds a call, growing with the text, so it runs
-only on spans that hold a token spaCy marks ``like_num`` (digits or number
-words), and then only on short windows around those tokens (a few words on
-each side: enough for "$1.2 million", "1.2 million dollars", "5 GB").
+quantulum3 reads numbers and units. It costs milliseconds a call, growing
+with the text, and a second or more to import, so it is imported on the
+first number and runs only on short windows around tokens spaCy marks
+``like_num`` (enough for "$1.2 million", "1.2 million dollars", "5 GB").
+Each value is then
+
+- put in its dimension's base unit (``units.json``: 3 km = 3,000 m,
+  30 °C = 86 °F, 2 hours = 120 minutes, 25% = 0.25; a currency is a
+  dimension of its own, so no currency equals another; a data size with a
+  decimal prefix may mean the binary one, and both readings are kept);
+- bound to the noun it counts ("2 *servers*", "8 *disks*");
+- given the bound or approximator before it ("at least", "up to", "about",
+  from the gate's word lists) and whether it is one end of a range.
 """
 
+import json
+import re
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import List, Tuple
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
+UNITS_FILE = Path(__file__).with_name("units.json")
 DIMENSIONLESS = "dimensionless"
 BEFORE, AFTER = 3, 4  # tokens read on each side of a number
+PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
+NOUN_REACH = 3  # tokens after a value in which the noun it counts is looked for
+ARC_MINUTE = re.compile(r"\bmin(ute)?s?\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def unit_table() -> Tuple[Dict[str, Tuple[str, float, float]], Dict[str, str]]:
+    """(quantulum3 unit name -> (dimension, factor, offset), currency code -> currency) from ``units.json``."""
+    data = json.loads(UNITS_FILE.read_text(encoding="utf8"))
+    return {name: tuple(row) for name, row in data["units"].items()}, data["currency_codes"]
 
 
 @dataclass(frozen=True)
 class Quantity:
-    """A value with its unit, and where it stands in its text."""
+    """A value as written, its unit, its value(s) in base units, and where it stands in its text."""
 
     value: float
     unit: str
@@ -27,6 +50,10 @@ class Quantity:
     surface: str
     start_char: int
     end_char: int
+    dimension: str = DIMENSIONLESS
+    base: Tuple[float, ...] = ()
+    ranged: bool = False  # one end of a range ("between 5 and 10", "5-10 GB", "from 120 ms to 80 ms")
+    path: bool = False  # the range is written "from ... to ...", which may be a change rather than a spread
 
     @property
     def has_unit(self) -> bool:
@@ -42,25 +69,28 @@ def _parser():
     return parser
 
 
-PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
-
-
-def _values(quantity) -> Tuple[float, ...]:
-    """The values a quantulum3 quantity states: a range ("from 120 ms to 80 ms", "5-10 GB") is read as its
-    midpoint and half-width, so it gives back both ends; a stated uncertainty ("5 ± 0.2 mg") stays one value."""
+def _values(quantity, text: str) -> Tuple[Tuple[float, bool, bool], ...]:
+    """The values a quantulum3 quantity states, each with whether it is one end of a range and whether the range
+    is written "from ... to": a range ("from 120 ms to 80 ms", "5-10 GB") is read as its midpoint and
+    half-width, so both ends are given back; a stated uncertainty ("5 ± 0.2 mg") stays one value."""
     spread = float(getattr(quantity, "uncertainty", None) or 0)
     if spread and not any(mark in quantity.surface.lower() for mark in PLUS_MINUS):
-        return float(quantity.value) - spread, float(quantity.value) + spread
-    return (float(quantity.value),)
+        before = text[:quantity.span[0]].rstrip().lower()
+        path = quantity.surface.lower().startswith("from") or before.endswith("from")
+        return (float(quantity.value) - spread, True, path), (float(quantity.value) + spread, True, path)
+    return ((float(quantity.value), False, False),)
 
 
 @lru_cache(maxsize=4096)
-def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int], ...]:
-    """(value, unit, entity, surface, start, end) for each value quantulum3 finds in ``text``."""
+def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int, bool, bool], ...]:
+    """(value, unit, entity, surface, start, end, ranged, path) for each value quantulum3 finds in ``text``."""
     found = []
     for quantity in _parser().parse(text):
-        found += [(value, quantity.unit.name, quantity.unit.entity.name, quantity.surface,
-                   quantity.span[0], quantity.span[1]) for value in _values(quantity)]
+        unit, entity = quantity.unit.name, quantity.unit.entity.name
+        if unit == "minute of arc" and ARC_MINUTE.search(quantity.surface):
+            unit, entity = "minute", "time"  # "120 minutes" is a time far more often than an angle
+        found += [(value, unit, entity, quantity.surface, quantity.span[0], quantity.span[1], ranged, path)
+                  for value, ranged, path in _values(quantity, text)]
     return tuple(found)
 
 
@@ -78,16 +108,96 @@ def number_windows(span: Span) -> List[Span]:
     return windows
 
 
+def _in_base(value: float, unit: str, entity: str, code: Optional[str]) -> Tuple[str, Tuple[float, ...]]:
+    """The dimension and the value(s) in its base unit (two readings for a decimal data size)."""
+    units, _ = unit_table()
+    if code is not None:
+        return f"currency:{code}", (value,)
+    if unit not in units:
+        return f"{entity}:{unit}", (value,)
+    dimension, factor, offset = units[unit]
+    readings = [value * factor + offset]
+    if dimension == "data storage" and factor >= 1000:
+        exponent = round(len(str(int(factor))) - 1) // 3
+        readings.append(value * 1024 ** exponent * (factor / 1000 ** exponent))
+    return dimension, tuple(readings)
+
+
+def _currency_code(span: Span, start_char: int) -> Optional[str]:
+    """A currency code written before a bare number ("USD 5", "EUR 5"): quantulum3 does not read it."""
+    _, codes = unit_table()
+    doc = span.doc
+    token = doc.char_span(start_char, start_char + 1, alignment_mode="expand")
+    if token is None or token.start == 0:
+        return None
+    return codes.get(doc[token.start - 1].text)
+
+
 def quantities(span: Span) -> Tuple[Quantity, ...]:
     """The quantities of a span, with offsets in its Doc's text; empty when it holds no number."""
     found = []
     for window in number_windows(span):
         offset = window.start_char
-        found += [Quantity(v, unit, entity, surface, offset + s, offset + e)
-                  for v, unit, entity, surface, s, e in _parse(window.text)]
+        for value, unit, entity, surface, s, e, ranged, path in _parse(window.text):
+            code = _currency_code(span, offset + s) if entity == DIMENSIONLESS and unit == DIMENSIONLESS else None
+            dimension, base = _in_base(value, unit, "currency" if code else entity, code)
+            found.append(Quantity(value, code or unit, "currency" if code else entity, surface, offset + s,
+                                  offset + e, dimension, base, ranged, path))
     return tuple(found)
 
 
 def same_value(a: float, b: float) -> bool:
     """Equal up to float noise."""
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _precision(surface: str) -> float:
+    """Half a unit of the last digit written ("1.83 m" -> 0.005), as a share of the value written."""
+    digits = re.findall(r"\d[\d,]*(?:\.(\d+))?", surface)
+    if not digits:
+        return 0.0
+    decimals = len(digits[0]) if digits[0] else 0
+    number = re.search(r"\d[\d,]*(?:\.\d+)?", surface)
+    value = float(number.group().replace(",", "")) if number else 0.0
+    return 0.5 * 10 ** -decimals / value if value else 0.0
+
+
+def same_quantity(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities state the same amount: the same dimension and value; across units, equal to the
+    precision the less precise one is written with (6 ft = 1.83 m, 3 miles = 4.8 km), never past 1%."""
+    if a.dimension != b.dimension:
+        return False
+    if a.unit == b.unit:
+        return same_value(a.value, b.value)
+    tolerance = min(0.01, max(_precision(a.surface), _precision(b.surface)))
+    return any(abs(x - y) <= max(1e-9, tolerance) * max(abs(x), abs(y)) for x in a.base for y in b.base)
+
+
+def counted_noun(span: Span, quantity: Quantity) -> Optional[int]:
+    """The token index of the noun a value counts: the first content word within a few tokens after it
+    ("2 servers", "8 new disks"), or None."""
+    doc = span.doc
+    value = doc.char_span(quantity.start_char, quantity.end_char, alignment_mode="expand")
+    if value is None:
+        return None
+    for token in doc[value.end: min(span.end, value.end + NOUN_REACH)]:
+        if token.is_punct or token.like_num:
+            return None
+        if token.is_alpha and not token.is_stop:
+            return token.i
+    return None
+
+
+def words_before(span: Span, quantity: Quantity, reach: int = 3) -> Tuple[int, int]:
+    """The token range just before a value, where its bound or approximator stands ("at least 5", "about 40")."""
+    doc = span.doc
+    value = doc.char_span(quantity.start_char, quantity.end_char, alignment_mode="expand")
+    if value is None:
+        return 0, 0
+    return max(span.start, value.start - reach), value.start
+
+
+def shared_dimension(sides: Sequence[Sequence[Quantity]]) -> bool:
+    """Whether every side has a value of one common dimension."""
+    dimensions = [{q.dimension for q in side} for side in sides]
+    return bool(set.intersection(*dimensions)) if dimensions else False

@@ -12,8 +12,13 @@ CHANGE_TYPES = (
     "changed_value",
     "dropped_values",
     "changed_unit",
+    "changed_condition",
+    "changed_time",
+    "changed_source",
+    "dropped_approximation",
+    "strengthened_causality",
 )
-INFORMATIONAL_TYPES = ("introduced_time", "introduced_value")
+INFORMATIONAL_TYPES = ("introduced_time", "introduced_value", "ambiguous_unit")
 ALWAYS_NOT_CHECKED = ("broadened", "weakened")
 VERDICTS = ("pass", "rewrite", "reject", "uncheckable")
 
@@ -29,7 +34,8 @@ class Excerpt:
 
 @dataclass(frozen=True)
 class Cue:
-    """A cue that fired, on which side, where, and from which lexicon entry and version."""
+    """A cue (or a gate word: a negative word, an antonym, a bound...) that a change rests on: on which side,
+    where, and from which lexicon entry and version."""
 
     side: str  # "source" or "memory"
     label: str
@@ -42,7 +48,11 @@ class Cue:
 
 @dataclass(frozen=True)
 class Change:
-    """One thing the memory did to a claim of the source, with the evidence for it."""
+    """One thing the memory did to a claim of the source, with the evidence for it.
+
+    ``memory`` and ``source`` are the sentences; ``memory_claim`` and ``source_claim`` the claims compared
+    (their words, and the offsets of the stretch they cover, in their own texts).
+    """
 
     type: str
     check: str
@@ -51,6 +61,8 @@ class Change:
     source: Optional[Excerpt]
     cues: List[Cue] = field(default_factory=list)
     values: Dict[str, Any] = field(default_factory=dict)
+    memory_claim: Optional[Excerpt] = None
+    source_claim: Optional[Excerpt] = None
 
 
 @dataclass
@@ -76,14 +88,15 @@ class Report:
             lines.append("  the memory is empty: nothing could be checked")
         for change in self.changes:
             lines.append(f"  {change.type}: {change.message}")
-            lines.append(f"    memory [{change.memory.start_char}:{change.memory.end_char}] {change.memory.text!r}")
-            if change.source is not None:
-                lines.append(f"    source [{change.source.start_char}:{change.source.end_char}] {change.source.text!r}")
+            for side, excerpt in (("memory", change.memory_claim or change.memory),
+                                  ("source", change.source_claim or change.source)):
+                if excerpt is not None:
+                    lines.append(f"    {side} claim [{excerpt.start_char}:{excerpt.end_char}] {excerpt.text!r}")
             for cue in change.cues:
                 lines.append(f"    {cue.side} cue {cue.text!r} [{cue.start_char}:{cue.end_char}] {cue.entry}")
         for excerpt in self.uncheckable:
             lines.append(f"  uncheckable: memory [{excerpt.start_char}:{excerpt.end_char}] {excerpt.text!r} "
-                         "aligns to no source sentence")
+                         "aligns to no source claim")
         for note in self.notes:
             lines.append(f"  note ({note.type}): {note.message}")
         lines.append(f"  not checked: {', '.join(self.not_checked)}")

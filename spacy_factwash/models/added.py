@@ -21,7 +21,7 @@ from typing import List, Optional, Tuple
 
 from spacy.tokens import Doc
 
-from ..gate.align import sentences
+from ..cues.clauses import sentences
 from ..gate.report import Change, Excerpt
 from .budget import BudgetExhausted
 from .client import ModelComponent

@@ -1,0 +1,376 @@
+"""Clauses, and the clause each cue qualifies: what a cue scopes.
+
+A sentence is split into clauses (``segment``). Without a dependency parse
+the split is read from punctuation and the words that open a clause
+(``clause_words.json``: coordinators before a subject or after a comma,
+contrastive and subordinating conjunctions, relative pronouns); with a parse
+it follows the clausal heads (``parsed_clauses``). A clause is
+
+- a **claim** when it holds a content word that is neither a cue nor a
+  speaker ("Alice was promoted", "not the hire");
+- a **condition** when it opens with a conditional cue ("if the audit
+  fails"): a claim the sentence's main claim depends on;
+- a **frame** when everything in it is cue words, a speaker or function
+  words ("Someone said", "according to the audit team", "As of Monday",
+  "Not sure though").
+
+A claim interrupted by a frame or a relative clause set off by commas
+("The budget, Bob said, was cut"; "Bob, who left, leads") is one claim in
+two pieces. ``bind`` then gives every cue the clauses it qualifies: the
+claim it stands in; for a frame, the claims it introduces or comments on (a
+frame before the sentence's claims scopes those that follow, up to a
+semicolon or a contrastive conjunction; one after them scopes those before;
+one between two claims the claim before it; a sentence that is nothing but
+a frame, such as "Not sure though.", the sentences's neighbour before it);
+for the conditional cue that opens a condition, the claim the condition
+governs. A cue in one clause never qualifies another clause of its own
+sentence that it is not bound to.
+"""
+
+import json
+from dataclasses import dataclass
+from bisect import bisect_right
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from spacy.tokens import Doc, Span
+
+from .extensions import source_link
+
+WORDS_FILE = Path(__file__).with_name("clause_words.json")
+CLAIM, CONDITION, FRAME = "claim", "condition", "frame"
+SHORT_ASIDE = 3  # tokens: an aside this short between commas ("in fact", "of course") interrupts a claim
+Range = Tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ClauseWords:
+    """The word lists of ``clause_words.json``."""
+
+    breaks: FrozenSet[str]
+    hard: FrozenSet[str]
+    coordinators: FrozenSet[str]
+    contrastive: FrozenSet[str]
+    subordinators: FrozenSet[str]
+    relatives: FrozenSet[str]
+    subjects: FrozenSet[str]
+    consequence: FrozenSet[str]
+    auxiliaries: FrozenSet[str]
+    after_comma: FrozenSet[str]
+
+
+@lru_cache(maxsize=1)
+def clause_words() -> ClauseWords:
+    """The clause-opening word lists, read once."""
+    data = json.loads(WORDS_FILE.read_text(encoding="utf8"))
+    return ClauseWords(*(frozenset(data[key]) for key in (
+        "break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
+        "clause_subjects", "consequence", "auxiliaries", "after_comma")))
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause: its token ranges (two when a frame or relative clause interrupts it), kind and sentence."""
+
+    ranges: Tuple[Range, ...]
+    kind: str
+    sentence: int
+    opener: str = ""  # the clause-opening word it starts with, lower case ("if", "and", "which"), if any
+    hard_before: bool = False  # a semicolon, colon, dash, bracket or contrastive word separates it from the clause before
+
+    @property
+    def start(self) -> int:
+        return self.ranges[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.ranges[-1][1]
+
+    def holds(self, token_index: int) -> bool:
+        """Whether a token lies in one of the clause's ranges."""
+        return any(start <= token_index < end for start, end in self.ranges)
+
+    def spans(self, doc: Doc) -> List[Span]:
+        """The clause's pieces as spans of ``doc``."""
+        return [doc[start:end] for start, end in self.ranges]
+
+
+@dataclass
+class _Piece:
+    start: int
+    end: int
+    opener: str
+    separator: str  # the punctuation before it ("" when none)
+    hard_before: bool
+
+
+def _opener(doc: Doc, i: int, end: int, words: ClauseWords, after_comma: bool) -> str:
+    """The clause-opening word at token ``i``, or "" when the token does not open a clause."""
+    lower = doc[i].lower_
+    if lower in words.contrastive or lower in words.relatives:
+        return lower
+    if lower in words.subordinators:
+        return lower
+    if lower in ("even", "only") and i + 1 < end and doc[i + 1].lower_ in ("if", "though", "when", "unless"):
+        return f"{lower} {doc[i + 1].lower_}"
+    if lower in words.coordinators and i + 1 < end:
+        if after_comma or doc[i + 1].lower_ in words.subjects:
+            return lower
+    if after_comma and lower in words.after_comma:
+        return lower
+    return ""
+
+
+def _pieces(doc: Doc, start: int, end: int, words: ClauseWords) -> List[_Piece]:
+    """The sentence cut at clause-breaking punctuation and clause-opening words (punctuation left out)."""
+    pieces: List[_Piece] = []
+    current: Optional[_Piece] = None
+    separator = ""
+    opened_until = start  # the tokens of a two-word opener ("even if") open one clause
+    for i in range(start, end):
+        token = doc[i]
+        if token.text in words.breaks or (token.is_punct and token.text in words.hard):
+            if current is not None:
+                pieces.append(current)
+                current = None
+            separator = token.text if not separator or token.text in words.hard else separator
+            continue
+        opener = "" if i < opened_until else _opener(doc, i, end, words, separator == "," or current is None)
+        opened_until = max(opened_until, i + len(opener.split()))
+        if opener and current is not None and i > current.start:
+            pieces.append(current)
+            current = None
+        if current is None:
+            hard = separator in words.hard or opener in words.contrastive
+            current = _Piece(i, i + 1, opener, separator, hard)
+            separator = ""
+        else:
+            current.end = i + 1
+    if current is not None:
+        pieces.append(current)
+    return pieces
+
+
+def _has_content(doc: Doc, start: int, end: int, marked: Sequence[bool]) -> bool:
+    """Whether a token range holds a word that is not a cue, a speaker, a stop word, punctuation or a number."""
+    for i in range(start, end):
+        token = doc[i]
+        if not (marked[i] or token.is_stop or token.is_punct or token.is_space or token.like_num):
+            return True
+    return False
+
+
+@dataclass
+class _Unit:
+    ranges: List[Range]
+    kind: str
+    opener: str
+    separator: str
+    hard_before: bool
+
+    @property
+    def start(self) -> int:
+        return self.ranges[0][0]
+
+
+def _kind(doc: Doc, piece: _Piece, marked: Sequence[bool], conditions: FrozenSet[int]) -> str:
+    if any(piece.start <= i < min(piece.end, piece.start + 2) for i in conditions):
+        return CONDITION
+    return CLAIM if _has_content(doc, piece.start, piece.end, marked) else FRAME
+
+
+def _interrupts(units: Sequence[_Unit], n: int, words: ClauseWords) -> bool:
+    """Whether unit n + 1 interrupts one claim (units n and n + 2) between commas, dashes or brackets: a frame
+    ("The budget, Bob said, was cut"), a relative clause ("Bob, who left, leads") or a short aside ("Alice did
+    not, in fact, get the job")."""
+    left, middle, right = units[n:n + 3]
+    short = not middle.opener and middle.ranges[0][1] - middle.ranges[0][0] <= SHORT_ASIDE
+    aside = middle.kind == FRAME or middle.opener in words.relatives or short
+    return (left.kind == CLAIM and right.kind == CLAIM and not right.opener and aside and bool(middle.separator)
+            and bool(right.separator))
+
+
+def _opens_clause(doc: Doc, unit: _Unit, words: ClauseWords) -> bool:
+    """Whether what follows a comma is a clause of its own: an opener, a frame, or words holding an auxiliary
+    or modal (", the weather may turn"); else it is a list item or an apposition of the claim before."""
+    if unit.opener or unit.kind != CLAIM or unit.separator != ",":
+        return True
+    return any(doc[i].lower_ in words.auxiliaries for start, end in unit.ranges for i in range(start + 1, end))
+
+
+def segment(doc: Doc, sentence: Span, index: int, marked: Sequence[bool],
+            conditions: FrozenSet[int] = frozenset()) -> List[Clause]:
+    """The clauses of one sentence. ``marked[i]`` says token i is a cue or speaker word; ``conditions`` holds the
+    first token of every conditional cue."""
+    words = clause_words()
+    units = [_Unit([(p.start, p.end)], _kind(doc, p, marked, conditions), p.opener, p.separator, p.hard_before)
+             for p in _pieces(doc, sentence.start, sentence.end, words)]
+    interrupted: List[_Unit] = []
+    n = 0
+    while n < len(units):
+        if n + 2 < len(units) and _interrupts(units, n, words):
+            left, middle, right = units[n:n + 3]
+            left.ranges += right.ranges
+            if middle.opener not in words.relatives:
+                middle.kind = FRAME  # a short aside ("in fact", "one would imagine") comments on the claim
+            interrupted += [left, middle]
+            n += 3
+        else:
+            interrupted.append(units[n])
+            n += 1
+    if (len(interrupted) > 1 and interrupted[0].kind == CLAIM and interrupted[1].kind == CLAIM
+            and not interrupted[1].opener and interrupted[1].separator == ","
+            and not _opens_clause(doc, _Unit(interrupted[0].ranges, CLAIM, "", ",", False), words)):
+        # a phrase before the first clause ("By signing up within ten days, businesses get ..."): part of it
+        first, second = interrupted[:2]
+        interrupted[:2] = [_Unit([(first.start, second.ranges[0][1])] + second.ranges[1:], CLAIM, first.opener,
+                                 first.separator, first.hard_before)]
+    merged: List[_Unit] = []
+    for unit in interrupted:
+        previous = merged[-1] if merged else None
+        if (previous is not None and previous.kind == CLAIM and len(unit.ranges) == 1
+                and previous.ranges[-1][1] < unit.start and not _opens_clause(doc, unit, words)):
+            previous.ranges[-1] = (previous.ranges[-1][0], unit.ranges[0][1])
+        else:
+            merged.append(unit)
+    clauses = [Clause(tuple(u.ranges), u.kind, index, u.opener, u.hard_before) for u in merged]
+    return sorted(clauses, key=lambda clause: clause.start)
+
+
+def _breaks_before(clause: Clause) -> bool:
+    """Whether a semicolon, colon, dash, bracket or contrastive word separates a clause from the one before it."""
+    return clause.hard_before or clause.opener in clause_words().contrastive
+
+
+def _bound_frame(clauses: Sequence[Clause], at: int) -> List[int]:
+    """The clauses (indices into one sentence's ``clauses``) that the frame at ``at`` qualifies.
+
+    A frame before every claim of the sentence scopes the claims that follow, up to a break; one after them, the
+    claims before it back to a break; one between claims, the claim after it when it opens with a coordinator or
+    after a break ("..., and Bob said the hire is off"), else the claim before it (a parenthetical: "..., Bob
+    said, ...").
+    """
+    frame = clauses[at]
+    before = [n for n in range(at) if clauses[n].kind != FRAME]
+    after = [n for n in range(at + 1, len(clauses)) if clauses[n].kind != FRAME]
+    if after and (not before or frame.opener in clause_words().coordinators or _breaks_before(frame)):
+        bound = [after[0]]
+        bound += [n for n in after[1:] if not any(_breaks_before(clauses[m]) for m in after[1:] if m <= n)]
+        return bound
+    if after:
+        return [before[-1]]
+    bound = []
+    for n in reversed(before):
+        bound.append(n)
+        if _breaks_before(clauses[n]):
+            break
+    return sorted(bound)
+
+
+def _condition_governs(clauses: Sequence[Clause], at: int) -> List[int]:
+    """The claim a condition clause governs: the next claim for a condition that comes first, else the one before."""
+    before = [n for n in range(at) if clauses[n].kind == CLAIM]
+    after = [n for n in range(at + 1, len(clauses)) if clauses[n].kind == CLAIM]
+    if not before and after:
+        return [after[0]]
+    return [before[-1]] if before else []
+
+
+@dataclass
+class DocClauses:
+    """Every sentence's clauses, and the way from a token to its sentence and clause."""
+
+    sentences: List[List[Clause]]
+    sentence_starts: List[int]
+
+    def locate(self, token_index: int) -> Optional[Tuple[int, int]]:
+        """The (sentence, clause) holding a token, or None (punctuation between clauses)."""
+        s = bisect_right(self.sentence_starts, token_index) - 1
+        if s < 0:
+            return None
+        for n, clause in enumerate(self.sentences[s]):
+            if clause.holds(token_index):
+                return s, n
+        return None
+
+    def bind(self, cue: Span) -> List[Tuple[int, int]]:
+        """The (sentence, clause) pairs a cue qualifies."""
+        found = self.locate(cue.start)
+        if found is None:
+            return []
+        s, at = found
+        clauses = self.sentences[s]
+        clause = clauses[at]
+        if clause.kind == CONDITION and cue.label_ == "CONDITIONAL" and cue.start < clause.start + 2:
+            return [(s, n) for n in _condition_governs(clauses, at)] + self._continued(s + 1, cue.doc)
+        if clause.kind != FRAME:
+            return [(s, at)]
+        if cue.label_ == "NEGATION" and not any(c.kind != FRAME for c in clauses[at + 1:]):
+            return []  # a negation in a comment after the claim ("..., but nobody has confirmed it") negates the comment
+        if any(c.kind != FRAME for c in clauses):
+            return [(s, n) for n in _bound_frame(clauses, at)]
+        return self._comment(s)
+
+    def _continued(self, s: int, doc: Doc) -> List[Tuple[int, int]]:
+        """The claims of sentence ``s`` that continue a condition of the sentence before by a consequence word
+        ("If the audit passes, we proceed. Access is *then* granted.")."""
+        if s >= len(self.sentences):
+            return []
+        words = clause_words().consequence
+        return [(s, n) for n, clause in enumerate(self.sentences[s]) if clause.kind == CLAIM
+                and any(doc[i].lower_ in words for start, end in clause.ranges for i in range(start, end))]
+
+    def _comment(self, s: int) -> List[Tuple[int, int]]:
+        """A sentence that is only a frame ("Not sure though.") qualifies the claims of the sentence before it
+        (or, when it comes first, of the sentence after it)."""
+        for neighbour in (s - 1, s + 1):
+            if 0 <= neighbour < len(self.sentences):
+                claims = [(neighbour, n) for n, c in enumerate(self.sentences[neighbour]) if c.kind != FRAME]
+                if claims:
+                    return claims
+        return []
+
+
+def sentences(doc: Doc) -> List[Span]:
+    """A Doc's sentences, or the whole Doc as one when no component set boundaries."""
+    if not len(doc):
+        return []
+    return list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+
+
+def doc_clauses(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span],
+                only: Optional[FrozenSet[int]] = None) -> DocClauses:
+    """Segment a Doc's sentences into clauses (those in ``only``, by index, when given; the others are left
+    empty), reading which tokens are cue or speaker words from ``cues`` and ``speakers``."""
+    marked = [False] * len(doc)
+    for span in list(cues) + list(speakers):
+        for i in range(span.start, span.end):
+            marked[i] = True
+    conditions = frozenset(cue.start for cue in cues if cue.label_ == "CONDITIONAL")
+    sents = sentences(doc)
+    clauses = [segment(doc, sent, n, marked, conditions) if only is None or n in only else []
+               for n, sent in enumerate(sents)]
+    return DocClauses(clauses, [sent.start for sent in sents])
+
+
+def scope_spans(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span]) -> List[Span]:
+    """For every cue, the clauses it qualifies as spans: label the cue's class, ``kb_id`` the cue's link
+    (``cue:START-END``), ``id`` the cue's lexicon entry.
+
+    Only the sentences holding a cue, and their neighbours (a comment sentence reaches one sentence back or
+    forward), are segmented, so a long Doc with few cues costs little.
+    """
+    if not cues:
+        return []
+    starts = [sent.start for sent in sentences(doc)]
+    holding = {bisect_right(starts, cue.start) - 1 for cue in cues}
+    nearby = frozenset(n + step for n in holding for step in (-1, 0, 1))
+    clauses = doc_clauses(doc, cues, speakers, nearby)
+    scopes = []
+    for cue in cues:
+        link = source_link(cue)
+        for s, n in clauses.bind(cue):
+            for start, end in clauses.sentences[s][n].ranges:
+                scopes.append(Span(doc, start, end, label=cue.label_, kb_id=link, span_id=cue.id_))
+    return scopes

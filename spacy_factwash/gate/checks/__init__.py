@@ -1,0 +1,29 @@
+"""The checks, each a small function from an aligned claim pair to the changes it finds.
+
+A pair is a memory claim and the source claim it aligned to (``align.py``),
+with both Docs' claims beside them for the checks that look further (a
+condition that became a stated fact elsewhere in the memory). Each module
+holds one concern:
+
+- ``qualifiers``: a hedge, attribution or time bound to the source claim and
+  to no part of the memory claim;
+- ``polarity``: negation cues, negative words and antonyms, counted per claim;
+- ``values``: numbers with their units, nouns, bounds, approximators and
+  directions;
+- ``times``: the value of a time, its relation (until, since) and era
+  (former, current);
+- ``conditions``: a condition dropped, changed, or stated as a fact;
+- ``sources``: the speaker or stance of an attribution changed.
+"""
+
+from .base import Pair
+from .conditions import check_conditions
+from .polarity import check_polarity
+from .qualifiers import check_qualifiers
+from .sources import check_sources
+from .times import check_times
+from .values import check_values
+
+CHECKS = (check_qualifiers, check_polarity, check_values, check_times, check_conditions, check_sources)
+
+__all__ = ["CHECKS", "Pair"]

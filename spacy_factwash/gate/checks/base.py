@@ -1,0 +1,51 @@
+"""What every check shares: the aligned pair, and evidence that points into both texts."""
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+from spacy.tokens import Span
+
+from ..claims import Claim, DocClaims
+from ..report import Change, Cue, Excerpt
+from ..words import Word
+
+
+@dataclass
+class Pair:
+    """A memory claim, the source claim it aligned to, and what the checks need around them."""
+
+    memory: Claim
+    source: Claim
+    lexicon_version: str
+    words_version: str
+    source_claims: DocClaims
+    memory_claims: DocClaims
+    # memory claims by the index of the source claim they aligned to, for the checks that look across claims
+    aligned_to: Dict[int, List[Claim]] = field(default_factory=dict)
+    min_source_values: int = 2
+
+    def change(self, change_type: str, message: str, cues: Sequence[Cue] = (),
+               values: Optional[Dict[str, Any]] = None, check: Optional[str] = None) -> Change:
+        """A change on this pair, with both sentences and both claims as evidence."""
+        return Change(change_type, check or change_type, message, excerpt(self.memory.sentence),
+                      excerpt(self.source.sentence), list(cues), values or {}, self.memory.excerpt(),
+                      self.source.excerpt())
+
+    def cue_evidence(self, cues: Sequence[Span], side: str) -> List[Cue]:
+        """Cue spans as evidence, with the cue lexicon's entry and version."""
+        return [Cue(side, c.label_, c.text, c.start_char, c.end_char, c.id_, self.lexicon_version) for c in cues]
+
+    def word_evidence(self, words: Sequence[Word], side: str) -> List[Cue]:
+        """Gate words as evidence, with the gate word lists' entry and version."""
+        return [Cue(side, w.label, w.span.text, w.span.start_char, w.span.end_char, w.entry.id, self.words_version)
+                for w in words]
+
+
+def excerpt(span: Span) -> Excerpt:
+    """A span as evidence: its text and character offsets in its Doc."""
+    return Excerpt(span.text, span.start_char, span.end_char)
+
+
+def quoted(spans: Sequence[Span]) -> str:
+    """Spans' words for a message: 'said', 'might'."""
+    return ", ".join(repr(span.text) for span in spans)

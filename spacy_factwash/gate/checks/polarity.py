@@ -1,0 +1,96 @@
+"""Polarity per claim: is the memory claim saying the opposite of the source claim?
+
+Each claim's negations are counted: the NEGATION cues bound to it (a "not"
+inside a hedge such as "not sure" belongs to the hedge) and the gate's
+NEGATIVE words inside it ("lacks", "unlikely", "without", "failed"). An
+antonym the memory uses where the source has its opposite ("lost" for
+"won") counts as one more on the memory's side. The claims disagree when
+the counts differ in parity, so "has no car" / "lacks a car", "not likely"
+/ "unlikely", "never loses" / "always wins" and a double negation keep the
+claim, while a dropped or moved negation, "no longer", "refused" for
+"allowed" and "unverified" for "verified" reverse it.
+
+A negation counts only when what it negates is in the other claim too (the
+content words after it in its claim, or before it when none follow), so
+"Alice left without delay" -> "Alice left" drops a detail, not the claim.
+"""
+
+from typing import FrozenSet, List, Sequence, Tuple
+
+from spacy.tokens import Span
+
+from ..claims import Claim
+from ..report import Change, Cue
+from .base import Pair, quoted
+
+Marker = Tuple[Span, Cue]
+
+
+def _focus(claim: Claim, marker: Span) -> FrozenSet[int]:
+    """The claim's content keys after a marker (before it when none follow; all of them for a marker outside)."""
+    if not claim.holds(marker):
+        return claim.keys
+    after = frozenset(key for i, key in claim.key_at.items() if i >= marker.end)
+    return after or frozenset(key for i, key in claim.key_at.items() if i < marker.start)
+
+
+def _in_hedge(cue: Span, claim: Claim) -> bool:
+    """Whether a negation cue is part of a hedge bound to the same claim ("not sure", "don't know")."""
+    return any(h.start <= cue.start and cue.end <= h.end for h in claim.cues("HEDGE"))
+
+
+def markers(pair: Pair, claim: Claim, side: str, other: Claim) -> List[Marker]:
+    """The negations of a claim that bear on the other claim."""
+    found: List[Marker] = []
+    for cue in claim.cues("NEGATION"):
+        if not _in_hedge(cue, claim):
+            found.append((cue, pair.cue_evidence([cue], side)[0]))
+    for word in claim.words_of("NEGATIVE"):
+        if not any(cue.start <= word.span.start < cue.end for cue in claim.cues("NEGATION")):
+            found.append((word.span, pair.word_evidence([word], side)[0]))
+    kept = []
+    for span, evidence in found:
+        focus = _focus(claim, span)
+        if not focus or focus & other.keys:
+            kept.append((span, evidence))
+    return kept
+
+
+def antonym_flips(pair: Pair) -> List[Tuple[Cue, Cue]]:
+    """The memory's antonyms of source words the memory does not use itself ("lost" where the source says
+    "won"), as (source word, memory word) evidence."""
+    source_words = {w.entry.id: w for w in pair.source.words_of("ANTONYM")}
+    memory_words = {w.entry.id: w for w in pair.memory.words_of("ANTONYM")}
+    flips = []
+    for entry_id, word in memory_words.items():
+        opposite = word.entry.value
+        if opposite in source_words and entry_id not in source_words and opposite not in memory_words:
+            flips.append((pair.word_evidence([source_words[opposite]], "source")[0],
+                          pair.word_evidence([word], "memory")[0]))
+    return flips
+
+
+def check_polarity(pair: Pair) -> List[Change]:
+    """reversed_polarity when the two claims' negation counts differ in parity."""
+    source_markers = markers(pair, pair.source, "source", pair.memory)
+    memory_markers = markers(pair, pair.memory, "memory", pair.source)
+    flips = antonym_flips(pair)
+    if (len(source_markers) - len(memory_markers) - len(flips)) % 2 == 0:
+        return []
+    evidence = [cue for _, cue in source_markers] + [cue for _, cue in memory_markers]
+    evidence += [cue for flip in flips for cue in flip]
+    return [pair.change("reversed_polarity", _message(source_markers, memory_markers, flips), evidence)]
+
+
+def _message(source: Sequence[Marker], memory: Sequence[Marker], flips: Sequence[Tuple[Cue, Cue]]) -> str:
+    if flips:
+        pairs = ", ".join(f"{a.text!r} -> {b.text!r}" for a, b in flips)
+        return f"the memory uses the opposite word ({pairs}): it reverses the claim"
+    if len(source) > len(memory):
+        return f"the source negates this claim ({quoted([s for s, _ in source])}); the memory asserts it"
+    return f"the memory negates a claim the source asserts ({quoted([s for s, _ in memory])})"
+
+
+def negations(claim: Claim) -> int:
+    """How many negation cues are bound to a claim (outside hedges), for checks that compare conditions."""
+    return sum(1 for cue in claim.cues("NEGATION") if not _in_hedge(cue, claim)) + len(claim.words_of("NEGATIVE"))

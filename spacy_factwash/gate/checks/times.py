@@ -1,0 +1,80 @@
+"""Times: the value of a time, how the claim relates to it, and whether it held before, now or later.
+
+- ``changed_time``: a memory time whose value disagrees with every source
+  time that says the same kind of thing ("Monday" -> "Tuesday", "5 pm" ->
+  "6 pm", "7 June" -> "8 June"; "5 pm" -> "17:00" and "7 June 2020" ->
+  "June 7, 2020" agree); a relation turned ("until Friday" -> "since
+  Friday", "before" -> "after"); an era turned ("former CEO" -> "current
+  CEO").
+- ``introduced_time`` (a note): a date or clock time in the memory claim
+  where the source claim had none, saying whether a relative expression
+  such as "this morning" was resolved.
+
+A time the memory drops altogether is ``dropped_temporal_scope``
+(``qualifiers.py``).
+"""
+
+from typing import List
+
+from spacy.tokens import Span
+
+from ..report import Change
+from ..timex import time_value
+from .base import Pair, quoted
+from .values import time_cues
+
+
+def _absolute(cue: Span) -> bool:
+    """A date or clock time rather than a relative expression ("this morning", "currently")."""
+    return any(token.like_num for token in cue) or cue.id_ in {"temporal:month", "temporal:weekday"}
+
+
+def check_times(pair: Pair) -> List[Change]:
+    """changed_time, and introduced_time as a note."""
+    changes = _values(pair) + _kinds(pair, "RELATION", "relates the claim to its time")
+    changes += _kinds(pair, "ERA", "places the claim in time")
+    changes += _introduced(pair)
+    return changes
+
+
+def _values(pair: Pair) -> List[Change]:
+    source = [(cue, time_value(cue)) for cue in time_cues(pair.source_claims, pair.source)]
+    source = [(cue, value) for cue, value in source if not value.empty()]
+    changes = []
+    for cue, value in ((c, time_value(c)) for c in time_cues(pair.memory_claims, pair.memory)):
+        if value.empty():
+            continue
+        comparable = [(c, s) for c, s in source if any(
+            getattr(s, f) is not None and getattr(value, f) is not None for f in s.__dataclass_fields__)]
+        if comparable and all(s.conflicts(value) for _, s in comparable):
+            cues = [c for c, _ in comparable]
+            changes.append(pair.change(
+                "changed_time", f"the memory says {cue.text!r} where the source says {quoted(cues)}",
+                pair.cue_evidence(cues, "source") + pair.cue_evidence([cue], "memory")))
+    return changes
+
+
+def _kinds(pair: Pair, label: str, what: str) -> List[Change]:
+    """A relation (until, since) or era (former, current) on both sides that never agrees."""
+    source, memory = pair.source.words_of(label), pair.memory.words_of(label)
+    source_kinds, memory_kinds = {w.entry.value for w in source}, {w.entry.value for w in memory}
+    if not source_kinds or not memory_kinds or source_kinds & memory_kinds:
+        return []
+    return [pair.change(
+        "changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} "
+        f"({', '.join(repr(w.span.text) for w in source)}); the memory as {'/'.join(sorted(memory_kinds))} "
+        f"({', '.join(repr(w.span.text) for w in memory)})",
+        pair.word_evidence(source, "source") + pair.word_evidence(memory, "memory"))]
+
+
+def _introduced(pair: Pair) -> List[Change]:
+    """A date the memory gives that the source claim never had: resolved from a relative expression, or new."""
+    dates = [c for c in time_cues(pair.memory_claims, pair.memory) if _absolute(c)]
+    source = time_cues(pair.source_claims, pair.source)
+    if not dates or any(_absolute(c) for c in source):
+        return []
+    how = (f"resolved from the relative {quoted(source)}, which the source does not anchor" if source
+           else "which the source never gives")
+    return [pair.change("introduced_time", f"the memory gives the date {quoted(dates)}, {how}",
+                        pair.cue_evidence(dates, "memory"), values={"resolved_relative": bool(source)},
+                        check="dropped_temporal_scope")]

@@ -1,0 +1,204 @@
+"""Claims: a Doc's clauses with the qualifiers bound to each (``cues/clauses.py`` does the binding).
+
+A claim is a clause that states something (kind ``claim``) or the condition
+another claim holds under (kind ``condition``). It carries
+
+- its content keys: the case-insensitive lookup lemma of every word that is
+  not a stop word, punctuation, a number, a cue or a speaker (what alignment
+  compares);
+- its qualifiers: the cue spans, by class, that the binding gave it, from
+  its own clause or from a frame ("Someone said", "Not sure though.");
+- its conditions: the condition clauses its conditional cues open;
+- its words: the gate's word-list matches inside it (``words.py``).
+"""
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from ..cues.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses, sentences
+from ..cues.extensions import CUES_KEY, SOURCES_KEY, source_link
+from .report import Excerpt
+from .words import Word
+
+KeyOf = Callable[[Token], int]
+
+
+@dataclass
+class Claim:
+    """One claim of a Doc and what qualifies it."""
+
+    doc: Doc
+    clause: Clause
+    index: int
+    key_at: Dict[int, int]  # token index -> content key, for the claim's content words
+    qualifiers: Dict[str, List[Span]] = field(default_factory=dict)
+    conditions: List["Claim"] = field(default_factory=list)
+    words: List[Word] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.keys: FrozenSet[int] = frozenset(self.key_at.values())
+
+    @property
+    def kind(self) -> str:
+        return self.clause.kind
+
+    @property
+    def pieces(self) -> List[Span]:
+        return self.clause.spans(self.doc)
+
+    @property
+    def start_char(self) -> int:
+        return self.doc[self.clause.start].idx
+
+    @property
+    def end_char(self) -> int:
+        last = self.doc[self.clause.end - 1]
+        return last.idx + len(last)
+
+    @property
+    def text(self) -> str:
+        """The claim's words, its pieces joined (a frame or clause that interrupts it left out)."""
+        return " ... ".join(piece.text for piece in self.pieces)
+
+    def excerpt(self) -> Excerpt:
+        """The claim as evidence: its pieces' words and the offsets of the stretch they cover."""
+        return Excerpt(self.text, self.start_char, self.end_char)
+
+    @property
+    def sentence(self) -> Span:
+        """The sentence the claim stands in."""
+        token = self.doc[self.clause.start]
+        return token.sent if self.doc.has_annotation("SENT_START") else self.doc[:]
+
+    def holds(self, span: Span) -> bool:
+        """Whether a span lies inside one of the claim's pieces."""
+        return any(start <= span.start and span.end <= end for start, end in self.clause.ranges)
+
+    def tokens(self):
+        """The claim's tokens, piece by piece."""
+        for start, end in self.clause.ranges:
+            yield from self.doc[start:end]
+
+    def words_of(self, label: str) -> List[Word]:
+        """The gate words of one kind inside the claim."""
+        return [word for word in self.words if word.label == label]
+
+    def cues(self, label: str) -> List[Span]:
+        """The cues of one class bound to the claim."""
+        return self.qualifiers.get(label, [])
+
+
+class LemmaKey:
+    """The content key of a token: the id of its lookup lemma read case-insensitively ("PROMOTED" and "promoted"
+    both give "promote"), from the pipeline's ``factwash_lemmas`` table; without that table, its lemma
+    lower-cased, else its lower-case form. (A class, not a closure, so a gate can be pickled to workers.)"""
+
+    def __init__(self, nlp: Optional[Language]) -> None:
+        has_table = nlp is not None and "factwash_lemmas" in nlp.pipe_names
+        self.table = nlp.get_pipe("factwash_lemmas").lemma_ids if has_table else None
+
+    def __call__(self, token: Token) -> int:
+        if self.table is not None:
+            return self.table.get(token.lower, token.lower)
+        if token.lemma:
+            lemma = token.lemma_
+            return token.lemma if lemma.islower() else token.doc.vocab.strings.add(lemma.lower())
+        return token.lower
+
+
+@dataclass
+class DocClaims:
+    """A Doc's claims in text order, its clauses, the sentences that hold no claim, and a cache for the checks
+    (what they work out once per Doc, such as a sentence's values)."""
+
+    doc: Doc
+    claims: List[Claim]
+    clauses: DocClauses
+    unclaimed: List[Span]  # sentences with words but no claim, whose cues qualify no claim either
+    key: KeyOf
+    cues: List[Span]
+    speakers: List[Span]
+    words: List[Word]
+    by_sentence: Dict[int, List[Claim]] = field(default_factory=dict)
+    cache: Dict[str, dict] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for claim in self.claims:
+            self.by_sentence.setdefault(claim.clause.sentence, []).append(claim)
+
+    def speakers_of(self, cue: Span) -> List[Span]:
+        """The speaker spans an attribution cue names (linked by ``kb_id``)."""
+        link = source_link(cue)
+        return [speaker for speaker in self.speakers if speaker.kb_id_ == link]
+
+    def words_at(self, span: Span, label: str) -> List[Word]:
+        """The gate words of one kind that overlap a span (a cue in a frame, outside every claim)."""
+        return [w for w in self.words if w.label == label and w.span.start < span.end and span.start < w.span.end]
+
+
+def _marked(doc: Doc, spans: Sequence[Span]) -> List[bool]:
+    marked = [False] * len(doc)
+    for span in spans:
+        for i in range(span.start, span.end):
+            marked[i] = True
+    return marked
+
+
+def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word]) -> DocClaims:
+    """Segment a Doc into claims and bind every cue to the claims it qualifies."""
+    cues = list(doc.spans.get(CUES_KEY, []))
+    speakers = list(doc.spans.get(SOURCES_KEY, []))
+    clauses = doc_clauses(doc, cues, speakers)
+    marked = _marked(doc, cues + speakers)
+    claims: List[Claim] = []
+    by_clause: Dict[tuple, Claim] = {}
+    for s, sentence_clauses in enumerate(clauses.sentences):
+        for n, clause in enumerate(sentence_clauses):
+            if clause.kind == FRAME:
+                continue
+            key_at = {token.i: key(token) for start, end in clause.ranges for token in doc[start:end]
+                      if not (marked[token.i] or token.is_stop or token.is_punct or token.is_space or token.like_num)}
+            claim = Claim(doc, clause, len(claims), key_at)
+            claims.append(claim)
+            by_clause[(s, n)] = claim
+    for cue in cues:
+        for place in clauses.bind(cue):
+            claim = by_clause.get(place)
+            if claim is None:
+                continue
+            claim.qualifiers.setdefault(cue.label_, []).append(cue)
+            if cue.label_ == "CONDITIONAL":
+                found = clauses.locate(cue.start)
+                opened = by_clause.get(found) if found is not None else None
+                if opened is not None and opened.kind == CONDITION and opened is not claim:
+                    claim.conditions.append(opened)
+    _place_words(doc, claims, words)
+    claimed = {claim.clause.sentence for claim in claims}
+    sentence_cues = {}
+    for cue in cues:
+        found = clauses.locate(cue.start)
+        if found is not None:
+            sentence_cues.setdefault(found[0], []).append(cue)
+    unclaimed = []
+    for s, sentence in enumerate(sentences(doc)):
+        if s in claimed or not any(token.is_alpha or token.like_num for token in sentence):
+            continue
+        if any(clauses.bind(cue) for cue in sentence_cues.get(s, [])):
+            continue
+        unclaimed.append(sentence)
+    return DocClaims(doc, claims, clauses, unclaimed, key, cues, speakers, list(words))
+
+
+def _place_words(doc: Doc, claims: Sequence[Claim], words: Sequence[Word]) -> None:
+    """Give each claim the gate words that lie inside it."""
+    owner: List[Optional[Claim]] = [None] * len(doc)
+    for claim in claims:
+        for start, end in claim.clause.ranges:
+            owner[start:end] = [claim] * (end - start)
+    for word in words:
+        claim = owner[word.span.start]
+        if claim is not None and claim.holds(word.span):
+            claim.words.append(word)

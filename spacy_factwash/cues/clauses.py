@@ -34,6 +34,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from spacy.attrs import IS_PUNCT, IS_SPACE, IS_STOP, LIKE_NUM, LOWER, ORTH
+from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
 from .extensions import source_link
@@ -46,27 +48,60 @@ Range = Tuple[int, int]
 
 @dataclass(frozen=True)
 class ClauseWords:
-    """The word lists of ``clause_words.json``."""
+    """The word lists of ``clause_words.json``, as string-store hashes of the lower-cased words (so a sentence
+    is read from ``Doc.to_array`` without making a Token per word), and back from hash to word."""
 
-    breaks: FrozenSet[str]
-    hard: FrozenSet[str]
-    coordinators: FrozenSet[str]
-    contrastive: FrozenSet[str]
-    subordinators: FrozenSet[str]
-    relatives: FrozenSet[str]
-    subjects: FrozenSet[str]
-    consequence: FrozenSet[str]
-    auxiliaries: FrozenSet[str]
-    after_comma: FrozenSet[str]
+    breaks: FrozenSet[int]
+    hard: FrozenSet[int]
+    coordinators: FrozenSet[int]
+    contrastive: FrozenSet[int]
+    subordinators: FrozenSet[int]
+    relatives: FrozenSet[int]
+    subjects: FrozenSet[int]
+    consequence: FrozenSet[int]
+    auxiliaries: FrozenSet[int]
+    after_comma: FrozenSet[int]
+    word: Dict[int, str]
+    comma: int = get_string_id(",")
+
+    def pair(self, first: int, second: int) -> str:
+        """A two-word opener ("even if", "only if") starting with these words, or ""."""
+        words = (self.word.get(first), self.word.get(second))
+        return f"{words[0]} {words[1]}" if words in TWO_WORD_OPENERS else ""
+
+
+TWO_WORD_OPENERS = frozenset({("even", "if"), ("even", "though"), ("even", "when"), ("even", "unless"),
+                              ("only", "if"), ("only", "when"), ("only", "unless")})
+KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
+        "clause_subjects", "consequence", "auxiliaries", "after_comma")
 
 
 @lru_cache(maxsize=1)
 def clause_words() -> ClauseWords:
     """The clause-opening word lists, read once."""
     data = json.loads(WORDS_FILE.read_text(encoding="utf8"))
-    return ClauseWords(*(frozenset(data[key]) for key in (
-        "break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
-        "clause_subjects", "consequence", "auxiliaries", "after_comma")))
+    every = [w for key in KEYS for w in data[key]] + [w for pair in TWO_WORD_OPENERS for w in pair]
+    return ClauseWords(*(frozenset(get_string_id(w) for w in data[key]) for key in KEYS),
+                       {get_string_id(w): w for w in every})
+
+
+@dataclass(frozen=True)
+class TokenView:
+    """What segmenting reads of every token, taken from the Doc in one array: the word (exact and lower-cased,
+    as hashes) and whether it can be a content word (not a stop word, punctuation, a space or a number)."""
+
+    orth: List[int]
+    lower: List[int]
+    punct: List[bool]
+    plain: List[bool]
+
+    @classmethod
+    def of(cls, doc: Doc) -> "TokenView":
+        if not len(doc):
+            return cls([], [], [], [])
+        rows = doc.to_array([ORTH, LOWER, IS_PUNCT, IS_STOP, LIKE_NUM, IS_SPACE]).tolist()
+        return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
+                   [not (r[2] or r[3] or r[4] or r[5]) for r in rows])
 
 
 @dataclass(frozen=True)
@@ -101,50 +136,48 @@ class _Piece:
     start: int
     end: int
     opener: str
-    separator: str  # the punctuation before it ("" when none)
+    separator: int  # the hash of the punctuation before it (0 when none)
     hard_before: bool
 
 
-def _opener(doc: Doc, i: int, end: int, words: ClauseWords, after_comma: bool) -> str:
+def _opener(view: TokenView, i: int, end: int, words: ClauseWords, after_comma: bool) -> str:
     """The clause-opening word at token ``i``, or "" when the token does not open a clause."""
-    lower = doc[i].lower_
-    if lower in words.contrastive or lower in words.relatives:
-        return lower
-    if lower in words.subordinators:
-        return lower
-    if lower in ("even", "only") and i + 1 < end and doc[i + 1].lower_ in ("if", "though", "when", "unless"):
-        return f"{lower} {doc[i + 1].lower_}"
-    if lower in words.coordinators and i + 1 < end:
-        if after_comma or doc[i + 1].lower_ in words.subjects:
-            return lower
+    lower = view.lower[i]
+    following = view.lower[i + 1] if i + 1 < end else 0
+    if lower in words.contrastive or lower in words.relatives or lower in words.subordinators:
+        return words.word[lower]
+    if following and words.pair(lower, following):
+        return words.pair(lower, following)
+    if lower in words.coordinators and following in words.subjects:
+        return words.word[lower]  # "and they left"; after a comma, "and" before anything else is _opens_clause's
     if after_comma and lower in words.after_comma:
-        return lower
+        return words.word[lower]
     return ""
 
 
-def _pieces(doc: Doc, start: int, end: int, words: ClauseWords) -> List[_Piece]:
+def _pieces(view: TokenView, start: int, end: int, words: ClauseWords) -> List[_Piece]:
     """The sentence cut at clause-breaking punctuation and clause-opening words (punctuation left out)."""
     pieces: List[_Piece] = []
     current: Optional[_Piece] = None
-    separator = ""
+    separator = 0
     opened_until = start  # the tokens of a two-word opener ("even if") open one clause
     for i in range(start, end):
-        token = doc[i]
-        if token.text in words.breaks or (token.is_punct and token.text in words.hard):
+        orth = view.orth[i]
+        if orth in words.breaks or (view.punct[i] and orth in words.hard):
             if current is not None:
                 pieces.append(current)
                 current = None
-            separator = token.text if not separator or token.text in words.hard else separator
+            separator = orth if not separator or orth in words.hard else separator
             continue
-        opener = "" if i < opened_until else _opener(doc, i, end, words, separator == "," or current is None)
+        opener = "" if i < opened_until else _opener(view, i, end, words, separator == words.comma or current is None)
         opened_until = max(opened_until, i + len(opener.split()))
         if opener and current is not None and i > current.start:
             pieces.append(current)
             current = None
         if current is None:
-            hard = separator in words.hard or opener in words.contrastive
+            hard = separator in words.hard or get_string_id(opener) in words.contrastive
             current = _Piece(i, i + 1, opener, separator, hard)
-            separator = ""
+            separator = 0
         else:
             current.end = i + 1
     if current is not None:
@@ -152,13 +185,9 @@ def _pieces(doc: Doc, start: int, end: int, words: ClauseWords) -> List[_Piece]:
     return pieces
 
 
-def _has_content(doc: Doc, start: int, end: int, marked: Sequence[bool]) -> bool:
+def _has_content(view: TokenView, start: int, end: int, marked: Sequence[bool]) -> bool:
     """Whether a token range holds a word that is not a cue, a speaker, a stop word, punctuation or a number."""
-    for i in range(start, end):
-        token = doc[i]
-        if not (marked[i] or token.is_stop or token.is_punct or token.is_space or token.like_num):
-            return True
-    return False
+    return any(view.plain[i] and not marked[i] for i in range(start, end))
 
 
 @dataclass
@@ -166,7 +195,7 @@ class _Unit:
     ranges: List[Range]
     kind: str
     opener: str
-    separator: str
+    separator: int
     hard_before: bool
 
     @property
@@ -174,10 +203,10 @@ class _Unit:
         return self.ranges[0][0]
 
 
-def _kind(doc: Doc, piece: _Piece, marked: Sequence[bool], conditions: FrozenSet[int]) -> str:
+def _kind(view: TokenView, piece: _Piece, marked: Sequence[bool], conditions: FrozenSet[int]) -> str:
     if any(piece.start <= i < min(piece.end, piece.start + 2) for i in conditions):
         return CONDITION
-    return CLAIM if _has_content(doc, piece.start, piece.end, marked) else FRAME
+    return CLAIM if _has_content(view, piece.start, piece.end, marked) else FRAME
 
 
 def _interrupts(units: Sequence[_Unit], n: int, words: ClauseWords) -> bool:
@@ -186,33 +215,34 @@ def _interrupts(units: Sequence[_Unit], n: int, words: ClauseWords) -> bool:
     not, in fact, get the job")."""
     left, middle, right = units[n:n + 3]
     short = not middle.opener and middle.ranges[0][1] - middle.ranges[0][0] <= SHORT_ASIDE
-    aside = middle.kind == FRAME or middle.opener in words.relatives or short
+    aside = middle.kind == FRAME or get_string_id(middle.opener) in words.relatives or short
     return (left.kind == CLAIM and right.kind == CLAIM and not right.opener and aside and bool(middle.separator)
             and bool(right.separator))
 
 
-def _opens_clause(doc: Doc, unit: _Unit, words: ClauseWords) -> bool:
+def _opens_clause(view: TokenView, unit: _Unit, words: ClauseWords) -> bool:
     """Whether what follows a comma is a clause of its own: an opener, a frame, or words holding an auxiliary
-    or modal (", the weather may turn"); else it is a list item or an apposition of the claim before."""
-    if unit.opener or unit.kind != CLAIM or unit.separator != ",":
+    or modal (", the weather may turn", ", and the weather may turn"); else it is a list item or an
+    apposition of the claim before (", project management suite", ", and access to insights")."""
+    if unit.opener or unit.kind != CLAIM or unit.separator != words.comma:
         return True
-    return any(doc[i].lower_ in words.auxiliaries for start, end in unit.ranges for i in range(start + 1, end))
+    return any(view.lower[i] in words.auxiliaries for start, end in unit.ranges for i in range(start + 1, end))
 
 
-def segment(doc: Doc, sentence: Span, index: int, marked: Sequence[bool],
+def segment(view: TokenView, sentence: Span, index: int, marked: Sequence[bool],
             conditions: FrozenSet[int] = frozenset()) -> List[Clause]:
     """The clauses of one sentence. ``marked[i]`` says token i is a cue or speaker word; ``conditions`` holds the
     first token of every conditional cue."""
     words = clause_words()
-    units = [_Unit([(p.start, p.end)], _kind(doc, p, marked, conditions), p.opener, p.separator, p.hard_before)
-             for p in _pieces(doc, sentence.start, sentence.end, words)]
+    units = [_Unit([(p.start, p.end)], _kind(view, p, marked, conditions), p.opener, p.separator, p.hard_before)
+             for p in _pieces(view, sentence.start, sentence.end, words)]
     interrupted: List[_Unit] = []
     n = 0
     while n < len(units):
         if n + 2 < len(units) and _interrupts(units, n, words):
             left, middle, right = units[n:n + 3]
             left.ranges += right.ranges
-            if middle.opener not in words.relatives:
+            if get_string_id(middle.opener) not in words.relatives:
                 middle.kind = FRAME  # a short aside ("in fact", "one would imagine") comments on the claim
             interrupted += [left, middle]
             n += 3
@@ -220,8 +250,8 @@ def segment(doc: Doc, sentence: Span, index: int, marked: Sequence[bool],
             interrupted.append(units[n])
             n += 1
     if (len(interrupted) > 1 and interrupted[0].kind == CLAIM and interrupted[1].kind == CLAIM
-            and not interrupted[1].opener and interrupted[1].separator == ","
-            and not _opens_clause(doc, _Unit(interrupted[0].ranges, CLAIM, "", ",", False), words)):
+            and not interrupted[1].opener and interrupted[1].separator == words.comma
+            and not _opens_clause(view, _Unit(interrupted[0].ranges, CLAIM, "", words.comma, False), words)):
         # a phrase before the first clause ("By signing up within ten days, businesses get ..."): part of it
         first, second = interrupted[:2]
         interrupted[:2] = [_Unit([(first.start, second.ranges[0][1])] + second.ranges[1:], CLAIM, first.opener,
@@ -230,7 +260,7 @@ def segment(doc: Doc, sentence: Span, index: int, marked: Sequence[bool],
     for unit in interrupted:
         previous = merged[-1] if merged else None
         if (previous is not None and previous.kind == CLAIM and len(unit.ranges) == 1
-                and previous.ranges[-1][1] < unit.start and not _opens_clause(doc, unit, words)):
+                and previous.ranges[-1][1] < unit.start and not _opens_clause(view, unit, words)):
             previous.ranges[-1] = (previous.ranges[-1][0], unit.ranges[0][1])
         else:
             merged.append(unit)
@@ -283,6 +313,7 @@ class DocClauses:
 
     sentences: List[List[Clause]]
     sentence_starts: List[int]
+    view: TokenView
 
     def locate(self, token_index: int) -> Optional[Tuple[int, int]]:
         """The (sentence, clause) holding a token, or None (punctuation between clauses)."""
@@ -303,7 +334,7 @@ class DocClauses:
         clauses = self.sentences[s]
         clause = clauses[at]
         if clause.kind == CONDITION and cue.label_ == "CONDITIONAL" and cue.start < clause.start + 2:
-            return [(s, n) for n in _condition_governs(clauses, at)] + self._continued(s + 1, cue.doc)
+            return [(s, n) for n in _condition_governs(clauses, at)] + self._continued(s + 1)
         if clause.kind != FRAME:
             return [(s, at)]
         if cue.label_ == "NEGATION" and not any(c.kind != FRAME for c in clauses[at + 1:]):
@@ -312,14 +343,14 @@ class DocClauses:
             return [(s, n) for n in _bound_frame(clauses, at)]
         return self._comment(s)
 
-    def _continued(self, s: int, doc: Doc) -> List[Tuple[int, int]]:
+    def _continued(self, s: int) -> List[Tuple[int, int]]:
         """The claims of sentence ``s`` that continue a condition of the sentence before by a consequence word
         ("If the audit passes, we proceed. Access is *then* granted.")."""
         if s >= len(self.sentences):
             return []
         words = clause_words().consequence
         return [(s, n) for n, clause in enumerate(self.sentences[s]) if clause.kind == CLAIM
-                and any(doc[i].lower_ in words for start, end in clause.ranges for i in range(start, end))]
+                and any(self.view.lower[i] in words for start, end in clause.ranges for i in range(start, end))]
 
     def _comment(self, s: int) -> List[Tuple[int, int]]:
         """A sentence that is only a frame ("Not sure though.") qualifies the claims of the sentence before it
@@ -349,9 +380,10 @@ def doc_clauses(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span],
             marked[i] = True
     conditions = frozenset(cue.start for cue in cues if cue.label_ == "CONDITIONAL")
     sents = sentences(doc)
-    clauses = [segment(doc, sent, n, marked, conditions) if only is None or n in only else []
+    view = TokenView.of(doc)
+    clauses = [segment(view, sent, n, marked, conditions) if only is None or n in only else []
                for n, sent in enumerate(sents)]
-    return DocClauses(clauses, [sent.start for sent in sents])
+    return DocClauses(clauses, [sent.start for sent in sents], view)
 
 
 def scope_spans(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span]) -> List[Span]:

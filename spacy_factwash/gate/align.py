@@ -3,11 +3,12 @@
 The score is containment: the share of the memory claim's content keys
 (case-insensitive lookup lemmas, ``claims.py``) found in a source claim.
 Under the threshold a memory claim is uncheckable. Among source claims with
-the best score, the one closest in content (Jaccard of the key sets) comes
-first and an exact copy of the memory claim's words first of all; claims
-still tied are all kept, so the checks can see every source claim the memory
-claim copies (``candidates``), and the choice never depends on the order of
-the source.
+the best score, an exact copy of the memory claim's words wins, then the one
+closest in content (Jaccard of the key sets); claims still tied are all
+kept (``candidates``), and so is any other source claim that gives the
+memory claim at least ``MERGED`` content keys (and the threshold's share)
+that the best ones do not: a memory claim that merged two source claims
+answers to both. Nothing depends on the order of the source.
 
 Candidates come from an inverted index of the source's keys: a key that
 more than ``COMMON`` source claims share is used to score candidates but not
@@ -22,15 +23,18 @@ from typing import Dict, List, Sequence, Tuple
 from .claims import Claim
 
 COMMON = 2000
+MERGED = 2  # content keys a second source claim must add, beyond the best one's, to count as merged in
 
 
 @dataclass(frozen=True)
 class Alignment:
-    """A memory claim, its best source claims (tied, most similar first) and the containment score."""
+    """A memory claim, its best source claims (tied, in source order), the containment score, and whether
+    they are exact copies of the memory claim's words."""
 
     memory: Claim
     candidates: Tuple[Claim, ...]
     score: float
+    exact: bool = False
 
     @property
     def source(self):
@@ -78,6 +82,10 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
                                                         default=0.0)))
             continue
         top = max(rank for rank, _ in best)
-        tied = tuple(source[n] for rank, n in sorted(best, key=lambda item: item[1]) if rank == top)
-        alignments.append(Alignment(claim, tied, top[0]))
+        tied = [n for rank, n in sorted(best, key=lambda item: item[1]) if rank == top]
+        covered = frozenset().union(*(source[n].keys for n in tied)) & keys
+        merged = [n for rank, n in best if n not in tied
+                  and len((keys & source[n].keys) - covered) >= max(MERGED, threshold * len(keys))]
+        candidates = tuple(source[n] for n in sorted(tied + merged))
+        alignments.append(Alignment(claim, candidates, top[0], bool(top[1]) and not merged))
     return alignments

@@ -34,6 +34,7 @@ class Claim:
     clause: Clause
     index: int
     key_at: Dict[int, int]  # token index -> content key, for the claim's content words
+    sentence: Span  # the sentence the claim stands in
     qualifiers: Dict[str, List[Span]] = field(default_factory=dict)
     conditions: List["Claim"] = field(default_factory=list)
     words: List[Word] = field(default_factory=list)
@@ -67,12 +68,6 @@ class Claim:
         """The claim as evidence: its pieces' words and the offsets of the stretch they cover."""
         return Excerpt(self.text, self.start_char, self.end_char)
 
-    @property
-    def sentence(self) -> Span:
-        """The sentence the claim stands in."""
-        token = self.doc[self.clause.start]
-        return token.sent if self.doc.has_annotation("SENT_START") else self.doc[:]
-
     def holds(self, span: Span) -> bool:
         """Whether a span lies inside one of the claim's pieces."""
         return any(start <= span.start and span.end <= end for start, end in self.clause.ranges)
@@ -99,6 +94,11 @@ class LemmaKey:
     def __init__(self, nlp: Optional[Language]) -> None:
         has_table = nlp is not None and "factwash_lemmas" in nlp.pipe_names
         self.table = nlp.get_pipe("factwash_lemmas").lemma_ids if has_table else None
+
+    def of(self, doc: Doc, i: int, lower: int) -> int:
+        """The key of token ``i`` of ``doc`` whose lower-case form has the hash ``lower`` (no Token is made when
+        the lemma table is there)."""
+        return self.table.get(lower, lower) if self.table is not None else self(doc[i])
 
     def __call__(self, token: Token) -> int:
         if self.table is not None:
@@ -155,13 +155,15 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word]) -> DocClaims:
     marked = _marked(doc, cues + speakers)
     claims: List[Claim] = []
     by_clause: Dict[tuple, Claim] = {}
+    sents = sentences(doc)
     for s, sentence_clauses in enumerate(clauses.sentences):
         for n, clause in enumerate(sentence_clauses):
             if clause.kind == FRAME:
                 continue
-            key_at = {token.i: key(token) for start, end in clause.ranges for token in doc[start:end]
-                      if not (marked[token.i] or token.is_stop or token.is_punct or token.is_space or token.like_num)}
-            claim = Claim(doc, clause, len(claims), key_at)
+            view = clauses.view
+            key_at = {i: key.of(doc, i, view.lower[i]) for start, end in clause.ranges for i in range(start, end)
+                      if view.plain[i] and not marked[i]}
+            claim = Claim(doc, clause, len(claims), key_at, sents[s])
             claims.append(claim)
             by_clause[(s, n)] = claim
     for cue in cues:
@@ -183,7 +185,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word]) -> DocClaims:
         if found is not None:
             sentence_cues.setdefault(found[0], []).append(cue)
     unclaimed = []
-    for s, sentence in enumerate(sentences(doc)):
+    for s, sentence in enumerate(sents):
         if s in claimed or not any(token.is_alpha or token.like_num for token in sentence):
             continue
         if any(clauses.bind(cue) for cue in sentence_cues.get(s, [])):

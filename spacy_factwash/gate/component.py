@@ -68,17 +68,18 @@ class CompareComponent:
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
                       aligned_to: Dict[int, List]) -> List[Change]:
-        """The checks on a memory claim and its best source claim; of source claims tied for best, the one
-        that leaves the fewest rejections and then rewrites (so the result never depends on source order)."""
+        """The checks on a memory claim and its best source claims. Tied exact copies of the memory claim: the
+        copy that leaves the fewest rejections, then rewrites (the memory copies that one faithfully). Tied
+        claims the memory claim merged: every one of them, since the memory answers for all it took."""
         version = memory.doc.user_data.get(LEXICON_VERSION_KEY) or source.doc.user_data.get(LEXICON_VERSION_KEY)
-        best: Optional[List[Change]] = None
+        found = []
         for candidate in alignment.candidates:
             pair = Pair(alignment.memory, candidate, version, self.words.version, source, memory, aligned_to,
-                        self.min_source_values)
-            changes = [c for check in CHECKS for c in check(pair) if c.type not in self.disabled]
-            if best is None or _weight(changes) < _weight(best):
-                best = changes
-        return best or []
+                        self.min_source_values, alignment.candidates)
+            found.append([c for check in CHECKS for c in check(pair) if c.type not in self.disabled])
+        if alignment.exact:
+            return min(found, key=_weight)
+        return [change for changes in found for change in changes]
 
     def compare(self, source: Doc, memory: Doc) -> Report:
         """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""

@@ -31,6 +31,7 @@ BEFORE, AFTER = 3, 4  # tokens read on each side of a number
 PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
 NOUN_REACH = 3  # tokens after a value in which the noun it counts is looked for
 ARC_MINUTE = re.compile(r"\bmin(ute)?s?\b", re.IGNORECASE)
+RANGE_WORDS = re.compile(r"\b(Between|From|BETWEEN|FROM)\b")  # quantulum3 loses a range's offsets after these
 
 
 @lru_cache(maxsize=1)
@@ -85,27 +86,25 @@ def _values(quantity, text: str) -> Tuple[Tuple[float, bool, bool], ...]:
 def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int, bool, bool], ...]:
     """(value, unit, entity, surface, start, end, ranged, path) for each value quantulum3 finds in ``text``."""
     found = []
+    original, text = text, RANGE_WORDS.sub(lambda m: m.group().lower(), text)  # same length: offsets stay
     for quantity in _parser().parse(text):
         unit, entity = quantity.unit.name, quantity.unit.entity.name
         if unit == "minute of arc" and ARC_MINUTE.search(quantity.surface):
             unit, entity = "minute", "time"  # "120 minutes" is a time far more often than an angle
-        found += [(value, unit, entity, quantity.surface, quantity.span[0], quantity.span[1], ranged, path)
+        surface = original[quantity.span[0]:quantity.span[1]] if quantity.span[0] >= 0 else quantity.surface
+        found += [(value, unit, entity, surface, quantity.span[0], quantity.span[1], ranged, path)
                   for value, ranged, path in _values(quantity, text)]
     return tuple(found)
 
 
-def number_windows(span: Span) -> List[Span]:
-    """Merged windows of a few tokens around every number-like token of the span."""
-    windows: List[Span] = []
-    for token in span:
-        if not token.like_num:
-            continue
-        start, end = max(span.start, token.i - BEFORE), min(span.end, token.i + AFTER + 1)
-        if windows and start <= windows[-1].end:
-            windows[-1] = span.doc[windows[-1].start: max(end, windows[-1].end)]
-        else:
-            windows.append(span.doc[start:end])
-    return windows
+def number_windows(span: Span) -> List[Tuple[Span, Span]]:
+    """For every number-like token of the span, the window of a few tokens around it (with the token).
+
+    Each number is read in a window of its own, not in one merged window: quantulum3 loses the second value of
+    "between $5 and $10" when it reads both at once.
+    """
+    return [(span.doc[max(span.start, token.i - BEFORE): min(span.end, token.i + AFTER + 1)], span.doc[token.i:token.i + 1])
+            for token in span if token.like_num]
 
 
 def _in_base(value: float, unit: str, entity: str, code: Optional[str]) -> Tuple[str, Tuple[float, ...]]:
@@ -134,16 +133,21 @@ def _currency_code(span: Span, start_char: int) -> Optional[str]:
 
 
 def quantities(span: Span) -> Tuple[Quantity, ...]:
-    """The quantities of a span, with offsets in its Doc's text; empty when it holds no number."""
-    found = []
-    for window in number_windows(span):
+    """The quantities of a span, with offsets in its Doc's text; empty when it holds no number. A quantity is
+    kept only from the window of a number it covers ("first" does not make "quarter" a value)."""
+    found: Dict[Tuple[int, int, float], Quantity] = {}
+    for window, number in number_windows(span):
         offset = window.start_char
         for value, unit, entity, surface, s, e, ranged, path in _parse(window.text):
-            code = _currency_code(span, offset + s) if entity == DIMENSIONLESS and unit == DIMENSIONLESS else None
+            start, end = offset + s, offset + e
+            if not (start < number.end_char and number.start_char < end) or any(
+                    q.value == value and q.start_char < end and start < q.end_char for q in found.values()):
+                continue
+            code = _currency_code(span, start) if entity == DIMENSIONLESS and unit == DIMENSIONLESS else None
             dimension, base = _in_base(value, unit, "currency" if code else entity, code)
-            found.append(Quantity(value, code or unit, "currency" if code else entity, surface, offset + s,
-                                  offset + e, dimension, base, ranged, path))
-    return tuple(found)
+            found[(start, end, value)] = Quantity(value, code or unit, "currency" if code else entity, surface, start,
+                                                  end, dimension, base, ranged, path)
+    return tuple(sorted(found.values(), key=lambda q: (q.start_char, q.value)))
 
 
 def same_value(a: float, b: float) -> bool:

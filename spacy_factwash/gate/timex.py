@@ -8,21 +8,16 @@ of the same kind disagree when a field both fill differs; a field only one
 fills is not a disagreement ("June 7" and "June 7, 2020" agree).
 """
 
+import json
 import re
 from dataclasses import dataclass
-from typing import FrozenSet, Optional, Tuple
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, FrozenSet, Optional, Tuple
 
 from spacy.tokens import Span
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-WEEKDAY_ABBREVIATIONS = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
-MONTH_ABBREVIATIONS = {name[:3]: n for n, name in enumerate(MONTHS, start=1)}
-MONTH_ABBREVIATIONS["sept"] = 9
-RELATIVE = ("this", "last", "next", "past", "coming", "previous", "following", "earlier", "later")
-PERIODS = ("morning", "afternoon", "evening", "night", "week", "weekend", "month", "year", "quarter", "season",
-           "spring", "summer", "autumn", "fall", "winter", "decade", "century")
+NAMES_FILE = Path(__file__).with_name("timex.json")
 CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'clock|utc|gmt)?", re.IGNORECASE)
 ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
@@ -81,18 +76,18 @@ def _clock(text: str, cue_id: str) -> Optional[FrozenSet[int]]:
     return frozenset({(hour % 24) * 60 + minute})
 
 
+@lru_cache(maxsize=1)
+def names() -> Dict[str, Dict[str, object]]:
+    """Weekday, month, relative-word and period names from ``timex.json``."""
+    return json.loads(NAMES_FILE.read_text(encoding="utf8"))
+
+
 def _month(word: str) -> Optional[int]:
-    word = word.lower().rstrip(".")
-    if word in MONTHS:
-        return MONTHS.index(word) + 1
-    return MONTH_ABBREVIATIONS.get(word)
+    return names()["months"].get(word.lower().rstrip("."))
 
 
 def _weekday(word: str) -> Optional[int]:
-    word = word.lower().rstrip(".")
-    if word in WEEKDAYS:
-        return WEEKDAYS.index(word)
-    return WEEKDAY_ABBREVIATIONS.get(word)
+    return names()["weekdays"].get(word.lower().rstrip("."))
 
 
 def time_value(cue: Span) -> TimeValue:
@@ -132,7 +127,9 @@ def time_value(cue: Span) -> TimeValue:
     if quarter:
         fields["quarter"] = "".join(g for g in quarter.groups() if g) + ("H" if quarter.group(3) else "Q")
     lowered = [w.lower() for w in words]
+    relative, periods = names()["relative"], names()["periods"]
     for first, second in zip(lowered, lowered[1:]):
-        if first in RELATIVE and (second in PERIODS or second in WEEKDAYS):
-            fields["relative"] = (first, second)
+        period = periods.get(second) or (second if _weekday(second) is not None else None)
+        if first in relative and period is not None:
+            fields["relative"] = (relative[first], period)
     return TimeValue(**fields)

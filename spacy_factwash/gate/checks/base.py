@@ -23,6 +23,8 @@ class Pair:
     # memory claims by the index of the source claim they aligned to, for the checks that look across claims
     aligned_to: Dict[int, List[Claim]] = field(default_factory=dict)
     min_source_values: int = 2
+    # every source claim the memory claim aligned to (tied for best); ``source`` is one of them
+    candidates: Sequence[Claim] = ()
 
     def change(self, change_type: str, message: str, cues: Sequence[Cue] = (),
                values: Optional[Dict[str, Any]] = None, check: Optional[str] = None) -> Change:

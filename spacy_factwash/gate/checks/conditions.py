@@ -8,9 +8,13 @@ it, and the condition clause the cue opens). In the memory claim:
 - no conditional cue, but some memory claim states the condition itself
   ("If the audit passes, access is granted" -> "The audit passed. Access is
   granted."): ``changed_condition``;
-- a conditional cue of another kind ("if" -> "even if", "unless"), a
-  condition about something else, or the same condition reversed ("if the
-  audit passes" -> "if the audit fails"): ``changed_condition``.
+- a conditional cue of another kind ("if" -> "even if", "unless"), the
+  same condition reversed ("if the audit passes" -> "if the audit fails"),
+  or a condition that aligned to another source claim than the source's
+  condition (a condition about something else the source says):
+  ``changed_condition``. (A memory condition that aligns to nothing is
+  uncheckable, like any claim: words alone cannot tell "if they sign up"
+  -> "if they register" from a new condition.)
 
 A memory claim that states a source condition as a plain claim (it aligned
 to the condition clause and is not one itself) is ``changed_condition`` too.
@@ -73,21 +77,19 @@ def _asserted(pair: Pair) -> Optional[Claim]:
 
 
 def _compare_clauses(pair: Pair, source_cues, memory_cues) -> List[Change]:
-    """The memory's condition about something else, or reversed."""
+    """The memory's condition about something else the source says, or the same condition reversed."""
     for cue in source_cues:
         source = _opened(pair.source, cue)
-        if source is None or not source.keys:
+        if source is None:
             continue
-        memory = [c for c in (_opened(pair.memory, m) for m in memory_cues) if c is not None]
-        if not memory:
-            continue
-        best = max(memory, key=lambda c: len(c.keys & source.keys))
-        shared = len(best.keys & source.keys) / len(source.keys)
-        evidence = pair.cue_evidence([cue], "source") + pair.cue_evidence(memory_cues, "memory")
-        if shared < 0.5:
-            return [pair.change("changed_condition", f"the source's condition is {source.text!r}; the memory's is "
-                                f"{best.text!r}", evidence)]
-        if negations(source) % 2 != negations(best) % 2:
-            return [pair.change("changed_condition", f"the memory reverses the condition {source.text!r} "
-                                f"({best.text!r})", evidence)]
+        for memory in (c for c in (_opened(pair.memory, m) for m in memory_cues) if c is not None):
+            evidence = pair.cue_evidence([cue], "source") + pair.cue_evidence(memory_cues, "memory")
+            elsewhere = [c for c in pair.source_claims.claims if memory in pair.aligned_to.get(c.index, [])]
+            if elsewhere and source not in elsewhere:
+                return [pair.change("changed_condition", f"the source's condition is {source.text!r}; the memory's "
+                                    f"({memory.text!r}) is another thing the source says ({elsewhere[0].text!r})",
+                                    evidence)]
+            if source in elsewhere and negations(source) % 2 != negations(memory) % 2:
+                return [pair.change("changed_condition", f"the memory reverses the condition {source.text!r} "
+                                    f"({memory.text!r})", evidence)]
     return []

@@ -11,8 +11,9 @@ claim, while a dropped or moved negation, "no longer", "refused" for
 "allowed" and "unverified" for "verified" reverse it.
 
 A negation counts only when what it negates is in the other claim too (the
-content words after it in its claim, or before it when none follow), so
-"Alice left without delay" -> "Alice left" drops a detail, not the claim.
+first few content words after it in its claim, or before it when none
+follow), so "Alice left without delay" -> "Alice left" drops a detail, not
+the claim.
 """
 
 from typing import FrozenSet, List, Sequence, Tuple
@@ -24,14 +25,17 @@ from ..report import Change, Cue
 from .base import Pair, quoted
 
 Marker = Tuple[Span, Cue]
+FOCUS = 3  # content words after a negation that say what it negates
 
 
 def _focus(claim: Claim, marker: Span) -> FrozenSet[int]:
-    """The claim's content keys after a marker (before it when none follow; all of them for a marker outside)."""
+    """What a marker negates: the first ``FOCUS`` content keys after it in its claim (before it when none
+    follow); the whole claim for a marker outside it (a frame's "I don't think")."""
     if not claim.holds(marker):
         return claim.keys
-    after = frozenset(key for i, key in claim.key_at.items() if i >= marker.end)
-    return after or frozenset(key for i, key in claim.key_at.items() if i < marker.start)
+    after = [key for i, key in sorted(claim.key_at.items()) if i >= marker.end][:FOCUS]
+    before = [key for i, key in sorted(claim.key_at.items(), reverse=True) if i < marker.start][:FOCUS]
+    return frozenset(after or before)
 
 
 def _in_hedge(cue: Span, claim: Claim) -> bool:

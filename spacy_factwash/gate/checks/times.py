@@ -19,7 +19,7 @@ from typing import List
 from spacy.tokens import Span
 
 from ..report import Change
-from ..timex import time_value
+from ..timex import TimeValue, time_value
 from .base import Pair, quoted
 from .values import time_cues
 
@@ -37,20 +37,30 @@ def check_times(pair: Pair) -> List[Change]:
     return changes
 
 
+def _comparable(a: TimeValue, b: TimeValue) -> bool:
+    """Whether two time values fill a field in common (a weekday and a date are not compared)."""
+    return any(getattr(a, f) is not None and getattr(b, f) is not None for f in a.__dataclass_fields__)
+
+
 def _values(pair: Pair) -> List[Change]:
-    source = [(cue, time_value(cue)) for cue in time_cues(pair.source_claims, pair.source)]
-    source = [(cue, value) for cue, value in source if not value.empty()]
+    """A memory time that disagrees with every comparable source time, while one of those is kept by no memory
+    time (a memory that keeps "last year" and adds "this year" has added a time, not changed one)."""
+    def read(claims, claim):
+        found = [(cue, time_value(cue)) for cue in time_cues(claims, claim)]
+        return [(cue, value) for cue, value in found if not value.empty()]
+
+    source, memory = read(pair.source_claims, pair.source), read(pair.memory_claims, pair.memory)
+    kept = {n for n, (_, s) in enumerate(source) if any(_comparable(s, m) and not s.conflicts(m) for _, m in memory)}
     changes = []
-    for cue, value in ((c, time_value(c)) for c in time_cues(pair.memory_claims, pair.memory)):
-        if value.empty():
+    for cue, value in memory:
+        comparable = [(n, c, s) for n, (c, s) in enumerate(source) if _comparable(s, value)]
+        if not comparable or any(not s.conflicts(value) for _, _, s in comparable):
             continue
-        comparable = [(c, s) for c, s in source if any(
-            getattr(s, f) is not None and getattr(value, f) is not None for f in s.__dataclass_fields__)]
-        if comparable and all(s.conflicts(value) for _, s in comparable):
-            cues = [c for c, _ in comparable]
+        lost = [c for n, c, _ in comparable if n not in kept]
+        if lost:
             changes.append(pair.change(
-                "changed_time", f"the memory says {cue.text!r} where the source says {quoted(cues)}",
-                pair.cue_evidence(cues, "source") + pair.cue_evidence([cue], "memory")))
+                "changed_time", f"the memory says {cue.text!r} where the source says {quoted(lost)}",
+                pair.cue_evidence(lost, "source") + pair.cue_evidence([cue], "memory")))
     return changes
 
 

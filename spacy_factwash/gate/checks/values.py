@@ -118,7 +118,11 @@ def _inside(values: Sequence[Value], claim: Claim) -> List[Value]:
 def check_values(pair: Pair) -> List[Change]:
     """changed_value, changed_unit, dropped_values and dropped_approximation; introduced_value and
     ambiguous_unit as notes."""
-    source_pool = sentence_values(pair.source_claims, pair.source)
+    if pair.candidates and pair.source is not pair.candidates[0]:
+        return []  # values are compared once, against the sentences of every source claim the memory claim merged
+    source_pool = []
+    for sentence in {c.clause.sentence: c for c in (pair.candidates or [pair.source])}.values():
+        source_pool += sentence_values(pair.source_claims, sentence)
     memory_sentence = sentence_values(pair.memory_claims, pair.memory)
     memory_values = _inside(memory_sentence, pair.memory)
     changes: List[Change] = []
@@ -209,14 +213,21 @@ def _only_binary(a: Quantity, b: Quantity) -> bool:
 
 
 def _direction(pair: Pair) -> List[Change]:
-    """A direction of change turned around ("rose" -> "fell")."""
-    source = pair.source.words_of("DIRECTION")
-    memory = pair.memory.words_of("DIRECTION")
-    source_ways = {w.entry.value for w in source}
-    memory_ways = {w.entry.value for w in memory}
-    if not source_ways or not memory_ways or source_ways & memory_ways:
-        return []
-    return [pair.change("changed_value", f"the source says the value went {'/'.join(sorted(source_ways))} "
-                        f"({', '.join(repr(w.span.text) for w in source)}); the memory says "
-                        f"{'/'.join(sorted(memory_ways))} ({', '.join(repr(w.span.text) for w in memory)})",
-                        pair.word_evidence(source, "source") + pair.word_evidence(memory, "memory"))]
+    """A direction of change turned around: a direction word only the memory uses ("decreasing") against one
+    only the source uses ("increasing"), with no word of the source's direction among the memory's own."""
+    key = pair.source_claims.key
+
+    def by_key(words):
+        return {key(w.span[0]): w for w in words}
+
+    source, memory = by_key(pair.source.words_of("DIRECTION")), by_key(pair.memory.words_of("DIRECTION"))
+    source_only = [w for k, w in source.items() if k not in memory]
+    memory_only = [w for k, w in memory.items() if k not in source]
+    memory_ways = {w.entry.value for w in memory_only}
+    for lost in source_only:
+        turned = [w for w in memory_only if w.entry.value != lost.entry.value]
+        if turned and lost.entry.value not in memory_ways:
+            return [pair.change("changed_value", f"the source says the value went {lost.entry.value} "
+                                f"({lost.span.text!r}); the memory says {turned[0].entry.value} ({turned[0].span.text!r})",
+                                pair.word_evidence([lost], "source") + pair.word_evidence(turned[:1], "memory"))]
+    return []

@@ -506,7 +506,7 @@ def split(
     out: Path = SPLITS_OPTION,
     check: bool = typer.Option(False, "--check", help="Only check that the committed files match the rule."),
 ) -> None:
-    """Halve BioScope and Szeged into dev and test by a stable hash of each document's title."""
+    """Halve BioScope, Szeged (by a stable hash of each document's title) and claim-strength into dev and test."""
     import tempfile
 
     from .evaluation.corpora import write_splits

@@ -13,7 +13,7 @@ from typing import Callable, Dict, Iterator, Optional
 
 from . import bioscope, cdsco, polnear, szeged, tempeval
 from .gold import GoldText
-from .split import SplitError, make_split, read_split, select_half  # noqa: F401  (SplitError: re-exported)
+from .split import make_split, read_split, select_half
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ ordered certainty scale from its hedge cues and its strength.
 """
 
 from .certainty import Certainty, certainty_level
-from .claim import STRENGTHS, Strength, StrengthCue, claim_strength
+from .claim import STRENGTHS, Strength, StrengthCue, claim_strength, strengthened
 
-__all__ = ["claim_strength", "certainty_level", "Strength", "StrengthCue", "Certainty", "STRENGTHS"]
+__all__ = ["claim_strength", "certainty_level", "Strength", "StrengthCue", "Certainty", "STRENGTHS",
+           "strengthened"]

@@ -21,7 +21,6 @@ from spacy.language import Language
 
 from ..gate.align import align, sentences
 from ..strength.claim import claim_strength, strengthened
-from .scoring import ratio
 
 RAW = "summedits/raw/data/summedits"
 DOMAINS = ("news", "ectsum", "scitldr", "sales_email")

@@ -16,7 +16,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple, Union
 from spacy.tokens import Doc, Span
 
 from ..cues.extensions import CUES_KEY, spans_within
-from .claim import DEFAULT_MODAL_REACH, STRENGTH_KEY, STRENGTH_VERSION_KEY, StrengthCue, claim_strength
+from .claim import STRENGTH_KEY, STRENGTH_VERSION_KEY, StrengthCue, claim_strength
 from .lexicon import packaged_strength_lexicon, scale_of
 
 
@@ -57,16 +57,17 @@ def scale_for(doc: Doc) -> Mapping[str, Any]:
 
 def certainty_level(
     span: Union[Span, Doc], *, scale: Optional[Mapping[str, Any]] = None, cues_key: str = CUES_KEY,
-    spans_key: str = STRENGTH_KEY, modal_reach: int = DEFAULT_MODAL_REACH,
+    spans_key: str = STRENGTH_KEY, modal_reach: Optional[int] = None,
 ) -> Certainty:
-    """The certainty level of the claim in ``span`` on ``scale``.
+    """The certainty level of the claim in ``span`` on ``scale``, and the cues that set it.
 
     ``scale`` None: the scale of the strength lexicon version that annotated
     the Doc (``doc.user_data["factwash_strength_lexicon_version"]``).
 
     With hedges, the most tentative hedge sets the level and each further
     hedge lowers it by the scale's ``stacked_hedge_step`` (never below the
-    first level); without, the claim's strength does.
+    first level), and the hedges are the cues; without, the claim's strength
+    sets it, and its cues are the strength's.
     """
     doc = span if isinstance(span, Doc) else span.doc
     if cues_key not in doc.spans:

@@ -19,6 +19,7 @@ from ..cues.extensions import spans_within
 STRENGTHS = ("none", "correlational", "conditional_causal", "direct_causal")
 STRENGTH_KEY = "factwash_strength"
 STRENGTH_VERSION_KEY = "factwash_strength_lexicon_version"
+MODAL_REACH_KEY = "factwash_strength_modal_reach"
 DEFAULT_MODAL_REACH = 6  # tokens between a modal and the cause word it governs ("may in turn reduce"); dev-chosen
 CUE_LABELS = ("CAUSAL", "ASSOCIATION", "COMPARISON", "MODAL", "NONCLAIM")
 POSSIBILITY_ENTRY = "modal:may"  # "may", "might", "could": a claim of a possible effect even with no cause word
@@ -138,12 +139,14 @@ def strengthened(source: Strength, memory: Strength, *, from_comparison: bool = 
 
 
 def claim_strength(
-    span: Union[Span, Doc], *, spans_key: str = STRENGTH_KEY, modal_reach: int = DEFAULT_MODAL_REACH
+    span: Union[Span, Doc], *, spans_key: str = STRENGTH_KEY, modal_reach: Optional[int] = None
 ) -> Strength:
     """The strength of the claim in ``span``, read from the ``factwash_strength`` cues inside it.
 
-    A Doc without the span group (no ``factwash_strength`` in its pipeline)
-    is an error, not a silent ``none``.
+    ``modal_reach`` None: the reach the annotating component was configured
+    with (``doc.user_data["factwash_strength_modal_reach"]``). A Doc without
+    the span group (no ``factwash_strength`` in its pipeline) is an error,
+    not a silent ``none``.
     """
     doc = span if isinstance(span, Doc) else span.doc
     if spans_key not in doc.spans:
@@ -151,6 +154,8 @@ def claim_strength(
             f"claim_strength: the Doc has no span group {spans_key!r}; add the factwash_strength component "
             "to the pipeline (nlp.add_pipe('factwash_strength'))"
         )
+    if modal_reach is None:
+        modal_reach = doc.user_data.get(MODAL_REACH_KEY, DEFAULT_MODAL_REACH)
     label, cues, reason = decide(spans_within(span, spans_key), modal_reach)
     version: Optional[str] = doc.user_data.get(STRENGTH_VERSION_KEY)
     return Strength(label, tuple(StrengthCue.of(c) for c in cues), reason, version or "unknown")

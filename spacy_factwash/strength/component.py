@@ -6,7 +6,8 @@ a ``CueDetector`` (exclusions, then the longest of overlapping matches), and
 writes the survivors to ``doc.spans[spans_key]`` labelled ``CAUSAL``,
 ``ASSOCIATION`` or ``MODAL`` with the lexicon entry as ``span.id_``. The
 lexicon version goes to ``doc.user_data["factwash_strength_lexicon_version"]``
-(a plain string). Deciding a claim's strength is left to ``claim_strength``,
+and the configured modal reach to ``doc.user_data["factwash_strength_modal_reach"]``
+(a string and an int, so the Doc says how it is to be read). Deciding a claim's strength is left to ``claim_strength``,
 which reads the group on whatever span it is given.
 """
 
@@ -27,7 +28,7 @@ from ..cues.extensions import CUES_KEY, DEFAULT_PREFIX
 from ..cues.matcher import score_cues
 from ..lexicon import MANIFEST, Entry, LexiconSet, lexicons_from_bytes
 from .certainty import remember_scale
-from .claim import DEFAULT_MODAL_REACH, STRENGTH_KEY, STRENGTH_VERSION_KEY
+from .claim import DEFAULT_MODAL_REACH, MODAL_REACH_KEY, STRENGTH_KEY, STRENGTH_VERSION_KEY
 from .extensions import register_strength_extensions
 from .lexicon import STRENGTH_DATA, STRENGTH_FILES, load_strength_lexicon, scale_of
 
@@ -103,7 +104,7 @@ class StrengthComponent(Pipe):
         for entry in lexicons.entries:
             self.entries[self.matcher.add_entry(entry, self.tokenizer)] = (entry.label, entry.role == "exclusion")
         self.extension_names = register_strength_extensions(
-            self.extension_prefix, self.spans_key, self.cues_key, self.modal_reach
+            self.extension_prefix, self.spans_key, self.cues_key
         )
 
     def explain(self, cue: Span) -> Entry:
@@ -124,6 +125,7 @@ class StrengthComponent(Pipe):
         spans.sort(key=lambda s: (s.start, s.end, s.label_))
         doc.spans[self.spans_key] = spans
         doc.user_data[STRENGTH_VERSION_KEY] = self.lexicon_version
+        doc.user_data[MODAL_REACH_KEY] = self.modal_reach
         return doc
 
     # -- serialization: the lexicon files and the scale travel with the pipeline ---------------

@@ -10,6 +10,8 @@ from .cues import attribution, conditional, factory, hedge, negation, temporal  
 from .cues.extensions import CUES_KEY, SOURCES_KEY, register_extensions
 from .gate import component  # noqa: F401  (registers factwash_compare)
 from . import lemmas  # noqa: F401  (registers factwash_lemmas)
+from .strength import component as strength_component  # noqa: F401  (registers factwash_strength)
+from .strength import Certainty, Strength, certainty_level, claim_strength
 from .gate.report import Report
 from .lexicon import LABELS, LexiconError, load_lexicons
 from .pipeline import check, confirm, default_pipeline, drift, inspect, load, wrap
@@ -17,5 +19,5 @@ from .pipeline import check, confirm, default_pipeline, drift, inspect, load, wr
 __version__ = "0.1.0"
 __all__ = [
     "load", "inspect", "check", "confirm", "drift", "wrap", "default_pipeline", "Report", "register_extensions", "load_lexicons",
-    "LexiconError", "LABELS", "CUES_KEY", "SOURCES_KEY",
+    "LexiconError", "LABELS", "CUES_KEY", "SOURCES_KEY", "claim_strength", "certainty_level", "Strength", "Certainty",
 ]

@@ -506,7 +506,7 @@ def split(
     out: Path = SPLITS_OPTION,
     check: bool = typer.Option(False, "--check", help="Only check that the committed files match the rule."),
 ) -> None:
-    """Halve BioScope and Szeged into dev and test by a stable hash of each document's title."""
+    """Halve BioScope, Szeged (by a stable hash of each document's title) and claim-strength into dev and test."""
     import tempfile
 
     from .evaluation.corpora import write_splits
@@ -748,16 +748,39 @@ def gate_frank(
         _write_readme_table(readme, table, FRANK)
 
 
+@app.command("strength-eval")
+def strength_eval(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    gate_sets: Path = typer.Option(Path("training/gate_sets"), "--gate-sets", help="The folder holding strength.jsonl."),
+    readme: Optional[Path] = README_OPTION,
+) -> None:
+    """Claim strength on the claim-strength test halves, certainty on its test split, step-ups on SummEdits."""
+    from .evaluation.readme import STRENGTH
+    from .evaluation.strength_eval import markdown_table, measure
+
+    table = markdown_table(measure(_corpora_root(corpora), splits, gate_sets))
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, STRENGTH)
+
+
 @app.command("freeze-lexicons")
 def freeze_lexicons(
     folder: Path = typer.Argument(..., help="The lexicon folder to freeze (holds the class .jsonl files)."),
     version: str = typer.Option(..., "--version", help="The version the frozen set is published under."),
+    lexicon_set: str = typer.Option("cues", "--set", help="Which set the folder holds: cues, authority or strength."),
 ) -> None:
-    """Re-write the folder's manifest with VERSION and the sha256 of every class file."""
-    from .lexicon import LexiconError, freeze
+    """Re-write the folder's manifest with VERSION and the sha256 of every file of the set."""
+    from .authority.lexicon import AUTHORITY_FILES
+    from .lexicon import CLASS_FILES, LexiconError, freeze
+    from .strength.lexicon import STRENGTH_DATA, STRENGTH_FILES
 
+    sets = {"cues": (CLASS_FILES, ()), "authority": (AUTHORITY_FILES, ()), "strength": (STRENGTH_FILES, STRENGTH_DATA)}
+    if lexicon_set not in sets:
+        _fail(f"--set must be one of {', '.join(sets)}, got {lexicon_set!r}")
     try:
-        manifest = freeze(folder, version)
+        manifest = freeze(folder, version, *sets[lexicon_set])
     except LexiconError as err:
         _fail(str(err))
     typer.echo(f"froze {len(manifest['files'])} files as version {version}")

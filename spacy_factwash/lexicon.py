@@ -27,7 +27,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from spacy.schemas import validate_token_pattern
 
@@ -133,35 +133,36 @@ def sha256(data: bytes) -> str:
 
 
 def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = True,
-                  class_files: Mapping[str, str] = CLASS_FILES) -> LexiconSet:
+                  class_files: Mapping[str, str] = CLASS_FILES, data_files: Sequence[str] = ()) -> LexiconSet:
     """Read and verify a lexicon folder (the packaged cue lexicons when ``path`` is None).
 
     ``class_files`` maps each file of the set to its label; other frozen sets
     (the authority confirmer's change words) use the same format and checks.
+    ``data_files`` are further files of the set that are not entry lists (the
+    claim-strength set's certainty scale): frozen and verified the same way,
+    and carried in ``LexiconSet.files``.
     """
     folder = Path(path) if path is not None else packaged_lexicon_dir()
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
         raise LexiconError(f"{manifest_path}: lexicon manifest not found")
-    files = {}
-    for name in class_files:
-        file_path = folder / name
-        if not file_path.is_file():
-            raise LexiconError(f"{file_path}: lexicon file not found")
-        files[name] = file_path.read_bytes()
+    files = {name: _read(folder, name) for name in (*class_files, *data_files)}
     return lexicons_from_bytes(files, manifest_path.read_bytes(), origin=str(folder), verify=verify,
-                               class_files=class_files)
+                               class_files=class_files, data_files=data_files)
 
 
 def lexicons_from_bytes(
     files: Mapping[str, bytes], manifest: bytes, *, origin: str, verify: bool = True,
-    class_files: Mapping[str, str] = CLASS_FILES,
+    class_files: Mapping[str, str] = CLASS_FILES, data_files: Sequence[str] = (),
 ) -> LexiconSet:
     """Parse and verify a lexicon set given as file contents (from disk or a pipeline's bytes)."""
     manifest_data = _parse_manifest(manifest, f"{origin}/{MANIFEST}")
     version = manifest_data["version"]
+    for name in data_files:
+        if name not in files:
+            raise LexiconError(f"{origin}/{name}: lexicon file not found")
     if verify:
-        _verify_digests(files, manifest_data["files"], origin, version, class_files)
+        _verify_digests(files, manifest_data["files"], origin, version, (*class_files, *data_files))
     entries: List[Entry] = []
     seen: Dict[str, str] = {}
     for name, label in class_files.items():
@@ -175,6 +176,14 @@ def lexicons_from_bytes(
     if not verify:
         version += UNFROZEN_SUFFIX
     return LexiconSet(version, tuple(entries), dict(files), manifest, verified=verify)
+
+
+def _read(folder: Path, name: str) -> bytes:
+    """One file of a lexicon folder; a clear error naming it when it is missing."""
+    file_path = folder / name
+    if not file_path.is_file():
+        raise LexiconError(f"{file_path}: lexicon file not found")
+    return file_path.read_bytes()
 
 
 def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
@@ -191,9 +200,9 @@ def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
 
 
 def _verify_digests(files: Mapping[str, bytes], digests: Mapping[str, str], origin: str, version: str,
-                    class_files: Mapping[str, str]) -> None:
-    """Refuse any class file whose bytes differ from the frozen manifest."""
-    for name in class_files:
+                    names: Iterable[str]) -> None:
+    """Refuse any file of the set whose bytes differ from the frozen manifest."""
+    for name in names:
         expected = digests.get(name)
         if expected is None:
             raise LexiconError(f"{origin}/{name}: not listed in the manifest (version {version})")
@@ -267,19 +276,16 @@ def _check_pattern(pattern: Any, at: str):
     raise LexiconError(f"{at}: pattern mixes phrases and token dicts, or has an empty phrase")
 
 
-def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] = CLASS_FILES) -> Dict[str, Any]:
+def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] = CLASS_FILES,
+           data_files: Sequence[str] = ()) -> Dict[str, Any]:
     """Re-write a folder's manifest with this version and the files' current digests.
 
-    The files are parsed first, so a malformed list can never be frozen.
+    The class files are parsed first, so a malformed list can never be frozen.
     """
     folder = Path(path)
-    files = {}
+    files = {name: _read(folder, name) for name in (*class_files, *data_files)}
     for name, label in class_files.items():
-        file_path = folder / name
-        if not file_path.is_file():
-            raise LexiconError(f"{file_path}: lexicon file not found")
-        files[name] = file_path.read_bytes()
-        list(parse_entries(files[name], str(file_path), label))
+        list(parse_entries(files[name], str(folder / name), label))
     manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf8")
     return manifest

@@ -1,4 +1,4 @@
-"""The embedded default pipeline: blank English, sentences, lookup lemmas, resolved cues, the gate.
+"""The embedded default pipeline: blank English, sentences, lookup lemmas, resolved cues, claim strength, the gate.
 
 No model is downloaded: lemmas come from the lookup table that
 spacy-lookups-data installs, set by ``factwash_lemmas`` (the same lemmas as
@@ -25,6 +25,7 @@ def load(max_length: int = DEFAULT_MAX_LENGTH) -> Language:
     nlp.add_pipe("sentencizer")
     nlp.add_pipe("factwash_lemmas")
     nlp.add_pipe("factwash_cues")
+    nlp.add_pipe("factwash_strength")
     nlp.add_pipe("factwash_compare")
     return nlp
 

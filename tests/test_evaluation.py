@@ -10,13 +10,13 @@ import spacy
 from spacy.training import Example
 
 from spacy_factwash.evaluation import bioscope, cdsco, polnear, szeged, tempeval
-from spacy_factwash.evaluation.corpora import CORPORA, SplitError, read_half
+from spacy_factwash.evaluation.corpora import CORPORA, read_half
 from spacy_factwash.evaluation.evaluate import evaluate, evaluation_pipeline, markdown_table
 from spacy_factwash.evaluation.gold import GoldSpan, GoldText, to_doc
 from spacy_factwash.evaluation.mining import ClassCounts, admitted, narrowed
 from spacy_factwash.evaluation.readme import extract_table, replace_table, table_drift
 from spacy_factwash.evaluation.scoring import Unit, score_units
-from spacy_factwash.evaluation.split import read_split
+from spacy_factwash.evaluation.split import SplitError, read_split
 from spacy_factwash.lexicon import load_lexicons, packaged_lexicon_dir
 
 ROOT = Path(__file__).resolve().parent.parent

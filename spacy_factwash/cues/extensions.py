@@ -19,7 +19,7 @@ strings, and the values survive pickling, ``DocBin`` and ``n_process``
 without special handling.
 """
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
@@ -43,8 +43,8 @@ def source_link(cue: Span) -> str:
     return f"cue:{cue.start}-{cue.end}"
 
 
-def _cues_within(container, spans_key: str) -> List[Span]:
-    """Cue spans of the group whose tokens lie inside a Doc or Span."""
+def spans_within(container, spans_key: str) -> List[Span]:
+    """Spans of the group ``spans_key`` whose tokens lie inside a Doc or Span, in text order."""
     doc = container if isinstance(container, Doc) else container.doc
     if spans_key not in doc.spans:
         return []
@@ -59,7 +59,7 @@ def _cues_within(container, spans_key: str) -> List[Span]:
 
 def _flag_getter(label: str, spans_key: str, scopes_key: str) -> Callable:
     def getter(container) -> bool:
-        if any(span.label_ == label for span in _cues_within(container, spans_key)):
+        if any(span.label_ == label for span in spans_within(container, spans_key)):
             return True
         if isinstance(container, Doc) or scopes_key not in container.doc.spans:
             return False
@@ -100,6 +100,28 @@ def extension_names(prefix: str) -> Dict[str, str]:
     return names
 
 
+def set_extensions(wanted: Iterable[Tuple[type, str, Callable]], settings: Tuple[str, ...]) -> None:
+    """Register getter extensions ``(Doc or Span, name, getter)`` made for ``settings`` (the span keys they read).
+
+    An extension this package already registered for the same settings is
+    kept; one registered by another package, or for other span keys, is never
+    overwritten: that is an error asking for another prefix.
+    """
+    for cls, name, getter in wanted:
+        if cls.has_extension(name):
+            existing = cls.get_extension(name)[2]
+            owner = getattr(existing, _OWNER, None)
+            if owner != settings:
+                raise ValueError(
+                    f"{cls.__name__} extension '{name}' is already registered "
+                    f"({'by another package' if owner is None else f'for spans keys {owner}'}); "
+                    "choose another extension_prefix for this factwash component."
+                )
+            continue
+        setattr(getter, _OWNER, settings)
+        cls.set_extension(name, getter=getter)
+
+
 def register_extensions(
     prefix: str = DEFAULT_PREFIX, spans_key: str = CUES_KEY, sources_key: str = SOURCES_KEY,
     scopes_key: str = SCOPES_KEY,
@@ -116,21 +138,9 @@ def register_extensions(
     for label in FLAG_NAMES:
         getter = _flag_getter(label, spans_key, scopes_key)
         wanted += [(Doc, names[label], getter), (Span, names[label], getter)]
-    cues_getter = lambda container: _cues_within(container, spans_key)  # noqa: E731
+    cues_getter = lambda container: spans_within(container, spans_key)  # noqa: E731
     wanted += [(Doc, names["cues"], cues_getter), (Span, names["cues"], cues_getter)]
     wanted.append((Span, names["source"], _source_getter(sources_key)))
     wanted.append((Span, names["scope"], _linked_getter(scopes_key)))
-    for cls, name, getter in wanted:
-        if cls.has_extension(name):
-            existing = cls.get_extension(name)[2]
-            owner = getattr(existing, _OWNER, None)
-            if owner != settings:
-                raise ValueError(
-                    f"{cls.__name__} extension '{name}' is already registered "
-                    f"({'by another package' if owner is None else f'for spans keys {owner}'}); "
-                    "choose another extension_prefix for this factwash component."
-                )
-            continue
-        setattr(getter, _OWNER, settings)
-        cls.set_extension(name, getter=getter)
+    set_extensions(wanted, settings)
     return names

@@ -13,7 +13,7 @@ from typing import Callable, Dict, Iterator, Optional
 
 from . import bioscope, cdsco, polnear, szeged, tempeval
 from .gold import GoldText
-from .split import make_split, read_split
+from .split import make_split, read_split, select_half
 
 
 @dataclass(frozen=True)
@@ -51,10 +51,6 @@ CORPORA: Dict[str, Corpus] = {
 HASH_SPLIT = [name for name, corpus in CORPORA.items() if corpus.official is None]
 
 
-class SplitError(ValueError):
-    """A document is missing from the committed split files."""
-
-
 def split_path(split_dir: Path, corpus: str) -> Path:
     return split_dir / f"{corpus}.json"
 
@@ -78,7 +74,8 @@ def write_docbins(root: Path, split_dir: Path, out: Path, nlp) -> Dict[str, int]
 
 
 def write_splits(root: Path, split_dir: Path) -> Dict[str, Path]:
-    """Compute and write the split files of the corpora without an official split."""
+    """Compute and write the split files of the corpora without an official split (claim-strength too)."""
+    from .claim_strength import write_strength_split
     from .split import write_split
 
     written = {}
@@ -87,6 +84,7 @@ def write_splits(root: Path, split_dir: Path) -> Dict[str, Path]:
         path = split_path(split_dir, name)
         write_split(path, make_split(corpus.read(root / corpus.raw)))
         written[name] = path
+    written["claim-strength"] = write_strength_split(root, split_dir)
     return written
 
 
@@ -97,11 +95,4 @@ def read_half(root: Path, name: str, half: str, split_dir: Path) -> Iterator[Gol
     if corpus.official is not None:
         yield from (item for item in items if corpus.official[item.subset] == half)
         return
-    split = read_split(split_path(split_dir, name))
-    members = {subset: set(halves[half]) for subset, halves in split.items()}
-    known = {subset: set(halves["dev"]) | set(halves["test"]) for subset, halves in split.items()}
-    for item in items:
-        if item.doc_id not in known.get(item.subset, ()):
-            raise SplitError(f"{name}/{item.subset}: document {item.doc_id!r} is in no committed split file")
-        if item.doc_id in members[item.subset]:
-            yield item
+    yield from select_half(items, read_split(split_path(split_dir, name)), half, name)

@@ -13,9 +13,13 @@ import hashlib
 import json
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, Iterator, List
 
 HALVES = ("dev", "test")
+
+
+class SplitError(ValueError):
+    """A document is missing from the committed split files."""
 
 
 def document_key(first_sentence: str) -> str:
@@ -46,3 +50,18 @@ def write_split(path: Path, split: Dict[str, Dict[str, List[str]]]) -> None:
 def read_split(path: Path) -> Dict[str, Dict[str, List[str]]]:
     """Read a committed split file."""
     return json.loads(path.read_text(encoding="utf8"))
+
+
+def select_half(items: Iterable, split: Dict[str, Dict[str, List[str]]], half: str, name: str) -> Iterator:
+    """The items (with ``subset`` and ``doc_id``) the committed split puts in ``half``.
+
+    An item the split file does not list at all is an error, never silently
+    dropped: the corpus has changed since the split was frozen.
+    """
+    members = {subset: set(halves[half]) for subset, halves in split.items()}
+    known = {subset: set(halves["dev"]) | set(halves["test"]) for subset, halves in split.items()}
+    for item in items:
+        if item.doc_id not in known.get(item.subset, ()):
+            raise SplitError(f"{name}/{item.subset}: document {item.doc_id!r} is in no committed split file")
+        if item.doc_id in members[item.subset]:
+            yield item

@@ -18,6 +18,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..cues.extensions import LEXICON_VERSION_KEY
+from ..strength.claim import STRENGTH_KEY
 from .align import Alignment, align
 from .checks import CHECKS, Pair
 from .checks.base import excerpt
@@ -106,9 +107,14 @@ class CompareComponent:
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
-            list(ALWAYS_NOT_CHECKED) + list(self.disabled), version, notes, empty,
-            len(memory_claims.clauses.sentences),
+            self._not_checked(source, memory), version, notes, empty, len(memory_claims.clauses.sentences),
         )
+
+    def _not_checked(self, source: Doc, memory: Doc) -> List[str]:
+        """What no check covered: always ``broadened`` and ``weakened``; the checks the config disabled; claim
+        strength when the pipeline has no ``factwash_strength`` to read it."""
+        missing = [] if STRENGTH_KEY in source.spans and STRENGTH_KEY in memory.spans else ["strengthened_causality"]
+        return list(ALWAYS_NOT_CHECKED) + [t for t in self.disabled if t not in missing] + missing
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
         """spaCy's stream protocol: single Docs pass through unchanged (use ``pipe_pairs`` to gate)."""

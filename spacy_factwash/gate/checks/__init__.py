@@ -13,7 +13,8 @@ holds one concern:
 - ``times``: the value of a time, its relation (until, since) and era
   (former, current);
 - ``conditions``: a condition dropped, changed, or stated as a fact;
-- ``sources``: the speaker or stance of an attribution changed.
+- ``sources``: the speaker or stance of an attribution changed;
+- ``strength``: a correlation or possible cause stated as a cause.
 """
 
 from .base import Pair
@@ -21,9 +22,11 @@ from .conditions import check_conditions
 from .polarity import check_polarity
 from .qualifiers import check_qualifiers
 from .sources import check_sources
+from .strength import check_strength
 from .times import check_times
 from .values import check_values
 
-CHECKS = (check_qualifiers, check_polarity, check_values, check_times, check_conditions, check_sources)
+CHECKS = (check_qualifiers, check_polarity, check_values, check_times, check_conditions, check_sources,
+          check_strength)
 
 __all__ = ["CHECKS", "Pair"]

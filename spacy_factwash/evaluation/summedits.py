@@ -1,0 +1,70 @@
+"""How often a real edit turns a correlational or conditional claim into a direct causal one (SummEdits, dev data).
+
+SummEdits (Laban et al., 2023) pairs a seed summary (``original_summary``)
+with an LLM edit of it (``summary``) and a human verdict: label 1, the edit
+is still consistent with the document; 0, it is not. Each edited claim is
+aligned to its seed claims by the gate (``gate.claims``, ``gate.align``), and
+a *step-up* is an aligned pair whose seed claim is correlational or
+conditional causal and whose edited claim is direct causal
+(``strength.strengthened``): what the ``strengthened_causality`` check flags. It is counted twice: with any weaker seed, and only with a
+seed whose evidence is an association or a modal (not a bare comparison,
+"a rise in"). Its rate on consistent edits is that check's false-flag rate on
+real paraphrases.
+"""
+
+import json
+from pathlib import Path
+from typing import Dict, Iterator, List, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from ..gate.align import align
+from ..gate.checks.strength import strength_of
+from ..strength.claim import strengthened
+
+RAW = "summedits/raw/data/summedits"
+DOMAINS = ("news", "ectsum", "scitldr", "sales_email")
+VARIANTS = {"any": True, "association": False}  # variant -> whether a comparison-only seed counts
+
+
+class SummEditsFormatError(ValueError):
+    """A SummEdits record lacks the fields the measurement reads."""
+
+
+def read(root: Path, domain: str) -> Iterator[Tuple[str, str, int]]:
+    """(original_summary, summary, label) of every record of one domain; a clear error on a malformed one."""
+    path = root / RAW / f"summedits_{domain}.json"
+    for number, record in enumerate(json.loads(path.read_text(encoding="utf8"))):
+        original, summary, label = record.get("original_summary"), record.get("summary"), record.get("label")
+        if not isinstance(original, str) or not isinstance(summary, str) or label not in (0, 1):
+            raise SummEditsFormatError(f"{path}: record {number}: needs original_summary, summary and a 0/1 label")
+        yield original, summary, label
+
+
+def step_ups(gate, original: Doc, edited: Doc, from_comparison: bool = False) -> List[Tuple[str, str]]:
+    """(seed claim, edited claim) of every aligned pair whose claim went from weaker to direct causal."""
+    seed, edit = gate.claims(original), gate.claims(edited)
+    found = []
+    for alignment in align(seed.claims, edit.claims, gate.threshold):
+        for candidate in alignment.candidates:
+            if strengthened(strength_of(candidate), strength_of(alignment.memory), from_comparison=from_comparison):
+                found.append((candidate.text, alignment.memory.text))
+    return found
+
+
+def score(root: Path, nlp: Language) -> Dict[str, Dict[str, Dict[str, object]]]:
+    """Per domain and verdict (consistent, inconsistent): pairs, and per variant the pairs with a step-up and the rate."""
+    gate = nlp.get_pipe("factwash_compare")
+    result: Dict[str, Dict[str, Dict[str, object]]] = {}
+    for domain in DOMAINS:
+        records = list(read(root, domain))
+        docs = list(nlp.pipe(text for original, summary, _ in records for text in (original, summary)))
+        groups = {group: {"pairs": 0, **{variant: 0 for variant in VARIANTS}} for group in ("consistent", "inconsistent")}
+        for (_, _, label), original, edited in zip(records, docs[::2], docs[1::2]):
+            counts = groups["consistent" if label == 1 else "inconsistent"]
+            counts["pairs"] += 1
+            for variant, from_comparison in VARIANTS.items():
+                counts[variant] += bool(step_ups(gate, original, edited, from_comparison))
+        result[domain] = groups
+    return result

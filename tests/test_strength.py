@@ -31,10 +31,8 @@ PACKAGED = ROOT / "lexicons" / "strength"
 
 @pytest.fixture(scope="module")
 def nlp():
-    """The default pipeline (sentences, lemmas, cues, gate) with the strength component after the cues."""
-    pipeline = spacy_factwash.load()
-    pipeline.add_pipe("factwash_strength", after="factwash_cues")
-    return pipeline
+    """The default pipeline (sentences, lemmas, cues, strength, gate)."""
+    return spacy_factwash.load()
 
 
 def label(nlp, text):

@@ -77,9 +77,11 @@ def test_same_prefix_for_another_spans_key_is_refused():
         nlp.add_pipe("factwash_cues", config={"spans_key": "elsewhere"})
 
 
-def test_only_strings_are_stored_in_user_data(default_nlp):
+def test_user_data_holds_only_plain_settings_of_the_annotation(default_nlp):
     doc = default_nlp("Someone said Alice might not get admin access if the audit fails, as of Monday.")
-    assert all(isinstance(k, str) and isinstance(v, str) for k, v in doc.user_data.items())
+    assert set(doc.user_data) == {"factwash_lexicon_version", "factwash_strength_lexicon_version",
+                                  "factwash_strength_modal_reach"}
+    assert all(isinstance(k, str) and isinstance(v, (str, int)) for k, v in doc.user_data.items())
 
 
 def test_displacy_renders_the_cue_group(default_nlp):

@@ -61,6 +61,7 @@ class ClauseWords:
     consequence: FrozenSet[int]
     auxiliaries: FrozenSet[int]
     after_comma: FrozenSet[int]
+    prepositions: FrozenSet[int]
     word: Dict[int, str]
     comma: int = get_string_id(",")
 
@@ -73,7 +74,7 @@ class ClauseWords:
 TWO_WORD_OPENERS = frozenset({("even", "if"), ("even", "though"), ("even", "when"), ("even", "unless"),
                               ("only", "if"), ("only", "when"), ("only", "unless")})
 KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
-        "clause_subjects", "consequence", "auxiliaries", "after_comma")
+        "clause_subjects", "consequence", "auxiliaries", "after_comma", "prepositions")
 
 
 @lru_cache(maxsize=1)
@@ -229,14 +230,35 @@ def _opens_clause(view: TokenView, unit: _Unit, words: ClauseWords) -> bool:
     return any(view.lower[i] in words.auxiliaries for start, end in unit.ranges for i in range(start + 1, end))
 
 
-def segment(view: TokenView, sentence: Span, index: int, marked: Sequence[bool],
-            conditions: FrozenSet[int] = frozenset()) -> List[Clause]:
-    """The clauses of one sentence. ``marked[i]`` says token i is a cue or speaker word; ``conditions`` holds the
-    first token of every conditional cue."""
-    words = clause_words()
-    units = [_Unit([(p.start, p.end)], _kind(view, p, marked, conditions), p.opener, p.separator, p.hard_before)
-             for p in _pieces(view, sentence.start, sentence.end, words)]
-    interrupted: List[_Unit] = []
+def _soft_merge(view: TokenView, units: Sequence[_Unit], words: ClauseWords) -> List[_Unit]:
+    """Units after a comma that do not open a clause (list items, appositions: ", project management suite")
+    joined to the claim before them; never to a frame or a relative clause, which a comma closes."""
+    merged: List[_Unit] = []
+    for unit in units:
+        previous = merged[-1] if merged else None
+        if (previous is not None and previous.kind == CLAIM and get_string_id(previous.opener) not in words.relatives
+                and not _opens_clause(view, unit, words)):
+            previous.ranges[-1] = (previous.ranges[-1][0], unit.ranges[0][1])
+        else:
+            merged.append(unit)
+    return merged
+
+
+def _leading_phrase(view: TokenView, units: List[_Unit], words: ClauseWords) -> List[_Unit]:
+    """A prepositional phrase before the sentence's first clause ("By signing up within ten days, businesses
+    get ...") joined to that clause."""
+    if (len(units) > 1 and units[0].kind == CLAIM and units[1].kind == CLAIM and not units[1].opener
+            and units[1].separator == words.comma and view.lower[units[0].start] in words.prepositions
+            and not _opens_clause(view, _Unit(units[0].ranges, CLAIM, "", words.comma, False), words)):
+        first, second = units[:2]
+        return [_Unit([(first.start, second.ranges[0][1])] + second.ranges[1:], CLAIM, first.opener,
+                      first.separator, first.hard_before)] + units[2:]
+    return units
+
+
+def _join_interrupted(units: List[_Unit], words: ClauseWords) -> List[_Unit]:
+    """A claim interrupted by a frame, a relative clause or a short aside made one claim in two pieces."""
+    joined: List[_Unit] = []
     n = 0
     while n < len(units):
         if n + 2 < len(units) and _interrupts(units, n, words):
@@ -244,27 +266,23 @@ def segment(view: TokenView, sentence: Span, index: int, marked: Sequence[bool],
             left.ranges += right.ranges
             if get_string_id(middle.opener) not in words.relatives:
                 middle.kind = FRAME  # a short aside ("in fact", "one would imagine") comments on the claim
-            interrupted += [left, middle]
+            joined += [left, middle]
             n += 3
         else:
-            interrupted.append(units[n])
+            joined.append(units[n])
             n += 1
-    if (len(interrupted) > 1 and interrupted[0].kind == CLAIM and interrupted[1].kind == CLAIM
-            and not interrupted[1].opener and interrupted[1].separator == words.comma
-            and not _opens_clause(view, _Unit(interrupted[0].ranges, CLAIM, "", words.comma, False), words)):
-        # a phrase before the first clause ("By signing up within ten days, businesses get ..."): part of it
-        first, second = interrupted[:2]
-        interrupted[:2] = [_Unit([(first.start, second.ranges[0][1])] + second.ranges[1:], CLAIM, first.opener,
-                                 first.separator, first.hard_before)]
-    merged: List[_Unit] = []
-    for unit in interrupted:
-        previous = merged[-1] if merged else None
-        if (previous is not None and previous.kind == CLAIM and len(unit.ranges) == 1
-                and previous.ranges[-1][1] < unit.start and not _opens_clause(view, unit, words)):
-            previous.ranges[-1] = (previous.ranges[-1][0], unit.ranges[0][1])
-        else:
-            merged.append(unit)
-    clauses = [Clause(tuple(u.ranges), u.kind, index, u.opener, u.hard_before) for u in merged]
+    return joined
+
+
+def segment(view: TokenView, sentence: Span, index: int, marked: Sequence[bool],
+            conditions: FrozenSet[int] = frozenset()) -> List[Clause]:
+    """The clauses of one sentence. ``marked[i]`` says token i is a cue or speaker word; ``conditions`` holds the
+    first token of every conditional cue."""
+    words = clause_words()
+    units = [_Unit([(p.start, p.end)], _kind(view, p, marked, conditions), p.opener, p.separator, p.hard_before)
+             for p in _pieces(view, sentence.start, sentence.end, words)]
+    units = _join_interrupted(_leading_phrase(view, _soft_merge(view, units, words), words), words)
+    clauses = [Clause(tuple(u.ranges), u.kind, index, u.opener, u.hard_before) for u in units]
     return sorted(clauses, key=lambda clause: clause.start)
 
 

@@ -4,8 +4,9 @@ A claim is a clause that states something (kind ``claim``) or the condition
 another claim holds under (kind ``condition``). It carries
 
 - its content keys: the case-insensitive lookup lemma of every word that is
-  not a stop word, punctuation, a number, a cue or a speaker (what alignment
-  compares);
+  not a stop word, punctuation, a number or a speaker (what alignment
+  compares; a cue word counts, so "The retention period is 90 days" and
+  "Data is retained for 90 days" share "day");
 - its qualifiers: the cue spans, by class, that the binding gave it, from
   its own clause or from a frame ("Someone said", "Not sure though.");
 - its conditions: the condition clauses its conditional cues open;
@@ -152,7 +153,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word]) -> DocClaims:
     cues = list(doc.spans.get(CUES_KEY, []))
     speakers = list(doc.spans.get(SOURCES_KEY, []))
     clauses = doc_clauses(doc, cues, speakers)
-    marked = _marked(doc, cues + speakers)
+    marked = _marked(doc, speakers)  # cue words are content for alignment ("90 days" / "for 90 days"); speakers are not
     claims: List[Claim] = []
     by_clause: Dict[tuple, Claim] = {}
     sents = sentences(doc)

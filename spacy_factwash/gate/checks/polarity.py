@@ -43,8 +43,8 @@ def _in_hedge(cue: Span, claim: Claim) -> bool:
     return any(h.start <= cue.start and cue.end <= h.end for h in claim.cues("HEDGE"))
 
 
-def markers(pair: Pair, claim: Claim, side: str, other: Claim) -> List[Marker]:
-    """The negations of a claim that bear on the other claim."""
+def markers(pair: Pair, claim: Claim, side: str, other: FrozenSet[int]) -> List[Marker]:
+    """The negations of a claim that bear on the other claim (``other``: its content keys)."""
     found: List[Marker] = []
     for cue in claim.cues("NEGATION"):
         if not _in_hedge(cue, claim):
@@ -55,7 +55,7 @@ def markers(pair: Pair, claim: Claim, side: str, other: Claim) -> List[Marker]:
     kept = []
     for span, evidence in found:
         focus = _focus(claim, span)
-        if not focus or focus & other.keys:
+        if not focus or focus & other:
             kept.append((span, evidence))
     return kept
 
@@ -75,10 +75,19 @@ def antonym_flips(pair: Pair) -> List[Tuple[Cue, Cue]]:
 
 
 def check_polarity(pair: Pair) -> List[Change]:
-    """reversed_polarity when the two claims' negation counts differ in parity."""
-    source_markers = markers(pair, pair.source, "source", pair.memory)
-    memory_markers = markers(pair, pair.memory, "memory", pair.source)
+    """reversed_polarity when the two claims' negation counts differ in parity. (Two condition clauses are left to
+    ``conditions.py``, which reports a reversed condition as a changed one.)"""
+    if pair.source.kind == pair.memory.kind == "condition":
+        return []
     flips = antonym_flips(pair)
+    key = pair.source_claims.key
+    # an antonym stands for its opposite: "never loses" negates what "always wins" asserts
+    swapped_source = frozenset(key(w.span[0]) for w in pair.source.words_of("ANTONYM")
+                               if any(w.span.start_char == a.start_char for a, _ in flips))
+    swapped_memory = frozenset(key(w.span[0]) for w in pair.memory.words_of("ANTONYM")
+                               if any(w.span.start_char == b.start_char for _, b in flips))
+    source_markers = markers(pair, pair.source, "source", pair.memory.keys | swapped_source)
+    memory_markers = markers(pair, pair.memory, "memory", pair.source.keys | swapped_memory)
     if (len(source_markers) - len(memory_markers) - len(flips)) % 2 == 0:
         return []
     evidence = [cue for _, cue in source_markers] + [cue for _, cue in memory_markers]

@@ -668,18 +668,23 @@ def model_cost(
 def gate_eval(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
+    half: str = typer.Option("test", "--half", help="dev (to choose rules on) or test (to report; the README's)."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
-    """Score the whole gate on pairs built from the corpora's test-half annotation."""
+    """Score the whole gate on pairs built from the corpora's annotation (one half)."""
     from .evaluation.evaluate import evaluation_pipeline
     from .evaluation.gate_pairs import build_pairs, markdown_table, score_pairs
     from .evaluation.readme import GATE_CORPUS
     from .pipeline import default_pipeline
 
+    if half not in ("dev", "test"):
+        _fail(f"--half must be dev or test, not {half!r}", 2)
+    if readme is not None and half != "test":
+        _fail("the README reports the test half only: --readme needs --half test", 2)
     nlp = evaluation_pipeline()
-    pairs = build_pairs(_corpora_root(corpora), splits, nlp)
+    pairs = build_pairs(_corpora_root(corpora), splits, nlp, half=half)
     result = score_pairs(pairs, default_pipeline().get_pipe("factwash_compare"))
-    table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version)
+    table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version, half)
     typer.echo(table)
     if readme is not None:
         _write_readme_table(readme, table, GATE_CORPUS)
@@ -731,21 +736,43 @@ def bench_gate(
 @app.command("gate-frank")
 def gate_frank(
     corpora: Optional[Path] = CORPORA_OPTION,
+    split: str = typer.Option("test", "--split", help="valid (to choose rules on) or test (to report; the README's)."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
-    """Flag rates of the gate on FRANK test summaries: fully factual vs with circumstance errors, and the lift."""
+    """Flag rates of the gate on FRANK summaries: fully factual vs with circumstance errors, and the lift."""
     from .evaluation.frank import markdown_table, score
     from .evaluation.readme import FRANK
     from .pipeline import default_pipeline
 
+    if split not in ("valid", "test"):
+        _fail(f"--split must be valid or test, not {split!r}", 2)
+    if readme is not None and split != "test":
+        _fail("the README reports the test split only: --readme needs --split test", 2)
     nlp = default_pipeline()
-    result = score(_corpora_root(corpora) / "frank" / "raw", nlp.get_pipe("factwash_compare"))
+    result = score(_corpora_root(corpora) / "frank" / "raw", nlp.get_pipe("factwash_compare"), split)
     table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version)
     typer.echo(table)
     for group, counts in result["groups"].items():
         typer.echo(f"{group} change types: " + ", ".join(f"{t} {n}" for t, n in counts["change_types"].items()))
     if readme is not None:
         _write_readme_table(readme, table, FRANK)
+
+
+@app.command("gate-summedits")
+def gate_summedits(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    readme: Optional[Path] = README_OPTION,
+) -> None:
+    """The gate on SummEdits' real LLM edits (development data): each change type's rate on inconsistent and
+    consistent edits, and the uncheckable share."""
+    from .evaluation.readme import SUMMEDITS
+    from .evaluation.summedits import gate_score, gate_table
+    from .pipeline import default_pipeline
+
+    table = gate_table(gate_score(_corpora_root(corpora), default_pipeline().get_pipe("factwash_compare")))
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, SUMMEDITS)
 
 
 @app.command("strength-eval")

@@ -121,10 +121,10 @@ def score_pairs(pairs: Sequence[GatePair], gate) -> Dict[str, object]:
     return {"rows": rows, "confusion": dict(sorted(confusion.items()))}
 
 
-def markdown_table(result: Dict[str, object], lexicon_version: str) -> str:
+def markdown_table(result: Dict[str, object], lexicon_version: str, half: str = "test") -> str:
     """The corpus-pair table and verdict confusion as Markdown."""
     lines = [
-        f"Gate on pairs built from the corpora's test-half annotation, lexicon {lexicon_version}: "
+        f"Gate on pairs built from the corpora's {half}-half annotation, lexicon {lexicon_version}: "
         "recall on drop pairs, share of control pairs flagged for the same class, and precision over both.",
         "",
         "| corpus | change | drop pairs | control pairs | recall | control flagged | precision |",

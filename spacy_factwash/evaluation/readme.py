@@ -18,6 +18,7 @@ AUTHORITY = "authority-table"
 BENCH = "bench-table"
 MODEL_COST = "model-cost-table"
 STRENGTH = "strength-table"
+SUMMEDITS = "summedits-table"
 
 
 def _markers(name: str):

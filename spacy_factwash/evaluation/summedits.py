@@ -13,6 +13,7 @@ real paraphrases.
 """
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
@@ -21,10 +22,12 @@ from spacy.tokens import Doc
 
 from ..gate.align import align
 from ..gate.checks.strength import strength_of
+from ..gate.report import CHANGE_TYPES
 from ..strength.claim import strengthened
 
 RAW = "summedits/raw/data/summedits"
 DOMAINS = ("news", "ectsum", "scitldr", "sales_email")
+LABELS = {1: "consistent", 0: "inconsistent"}
 VARIANTS = {"any": True, "association": False}  # variant -> whether a comparison-only seed counts
 
 
@@ -68,3 +71,55 @@ def score(root: Path, nlp: Language) -> Dict[str, Dict[str, Dict[str, object]]]:
                 counts[variant] += bool(step_ups(gate, original, edited, from_comparison))
         result[domain] = groups
     return result
+
+
+def gate_score(root: Path, gate) -> Dict[str, object]:
+    """The gate on every SummEdits edit (``original_summary`` -> ``summary``; identical pairs left out):
+    per domain and label, the verdicts; per change type, the share of consistent and of inconsistent edits
+    raising it. A consistent edit that is flagged is a false flag on a real paraphrase; the uncheckable share
+    is the gate's abstention on real rewrites."""
+    verdicts = {name: Counter() for name in LABELS.values()}
+    types = {name: Counter() for name in LABELS.values()}
+    domains: Dict[str, Dict[str, Counter]] = {}
+    for domain in DOMAINS:
+        records = [(o, s, l) for o, s, l in read(root, domain) if o != s]
+        by_label = domains.setdefault(domain, {name: Counter() for name in LABELS.values()})
+        for (_, _, label), report in zip(records, gate.pipe_pairs((o, s) for o, s, _ in records)):
+            name = LABELS[label]
+            for counter in (verdicts[name], by_label[name]):
+                counter["edits"] += 1
+                counter[report.verdict] += 1
+            types[name].update({change.type for change in report.changes})
+    return {"verdicts": {k: dict(v) for k, v in verdicts.items()}, "types": {k: dict(v) for k, v in types.items()},
+            "domains": {d: {k: dict(v) for k, v in by.items()} for d, by in domains.items()},
+            "lexicon_version": gate.nlp.get_pipe("factwash_cues").lexicon_version}
+
+
+def _rate(counts: Dict[str, int], key: str) -> str:
+    return f"{counts.get(key, 0) / counts['edits']:.2f}" if counts.get("edits") else "-"
+
+
+def gate_table(result: Dict[str, object]) -> str:
+    """The README block: flagged and uncheckable shares by domain and label; each change type's rate."""
+    lines = [
+        f"SummEdits (Laban et al. 2023; development data), every LLM edit of a seed summary, lexicon "
+        f"{result['lexicon_version']}: share of edits flagged (rewrite or reject), passed and uncheckable, by the "
+        "human label (consistent edits should pass; inconsistent ones include edits no check here covers, such as a "
+        "swapped entity).",
+        "",
+        "| domain | edits | label | flagged | passed | uncheckable |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    rows = [(domain, by) for domain, by in result["domains"].items()] + [("all", result["verdicts"])]
+    for domain, by in rows:
+        for name in LABELS.values():
+            c = by[name]
+            flagged = (c.get("rewrite", 0) + c.get("reject", 0)) / c["edits"] if c.get("edits") else 0.0
+            lines.append(f"| {domain} | {c.get('edits', 0)} | {name} | {flagged:.2f} | {_rate(c, 'pass')} | "
+                         f"{_rate(c, 'uncheckable')} |")
+    lines += ["", "| change | consistent edits | inconsistent edits |", "|---|---:|---:|"]
+    edits = {name: result["verdicts"][name]["edits"] for name in LABELS.values()}
+    for change_type in CHANGE_TYPES:
+        cells = [f"{result['types'][name].get(change_type, 0) / edits[name]:.3f}" for name in LABELS.values()]
+        lines.append(f"| {change_type} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -71,6 +71,7 @@ class ClauseWords:
         return f"{words[0]} {words[1]}" if words in TWO_WORD_OPENERS else ""
 
 
+NEGATORS = frozenset(get_string_id(w) for w in ("not", "n't", "never", "no"))
 TWO_WORD_OPENERS = frozenset({("even", "if"), ("even", "though"), ("even", "when"), ("even", "unless"),
                               ("only", "if"), ("only", "when"), ("only", "unless")})
 KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
@@ -145,6 +146,8 @@ def _opener(view: TokenView, i: int, end: int, words: ClauseWords, after_comma: 
     """The clause-opening word at token ``i``, or "" when the token does not open a clause."""
     lower = view.lower[i]
     following = view.lower[i + 1] if i + 1 < end else 0
+    if lower in words.contrastive and i > 0 and view.lower[i - 1] in NEGATORS:
+        return ""  # "not yet final": the negation's, not a new clause
     if lower in words.contrastive or lower in words.relatives or lower in words.subordinators:
         return words.word[lower]
     if following and words.pair(lower, following):
@@ -300,8 +303,8 @@ def _bound_frame(clauses: Sequence[Clause], at: int) -> List[int]:
     said, ...").
     """
     frame = clauses[at]
-    before = [n for n in range(at) if clauses[n].kind != FRAME]
-    after = [n for n in range(at + 1, len(clauses)) if clauses[n].kind != FRAME]
+    before = [n for n in range(at) if clauses[n].kind == CLAIM]  # a condition is qualified through the claim it
+    after = [n for n in range(at + 1, len(clauses)) if clauses[n].kind == CLAIM]  # governs, never on its own
     if after and (not before or frame.opener in clause_words().coordinators or _breaks_before(frame)):
         bound = [after[0]]
         bound += [n for n in after[1:] if not any(_breaks_before(clauses[m]) for m in after[1:] if m <= n)]

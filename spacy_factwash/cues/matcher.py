@@ -35,7 +35,7 @@ from ..lexicon import CLASS_FILES, MANIFEST, Entry, LexiconSet, lexicons_from_by
 from .anchored import AnchoredMatcher
 from .base import CueDetector, Match
 from .clauses import scope_spans
-from .normalise import CaseForms, Shadow, normalise
+from .normalise import carry, case_forms, normalise, shadow_doc
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
@@ -225,51 +225,6 @@ def _unpickle_component(cls, name: str, state: dict) -> CueComponent:
     component.__dict__.update(state)
     register_extensions(component.extension_prefix, component.spans_key, SOURCES_KEY, SCOPES_KEY)
     return component
-
-
-def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
-    """The words a lexicon spells (lower case) and the capitalised forms its patterns ask for, for shouted text.
-
-    A capitalised form ("Monday") is kept unless its lower-case word is a phrase cue of its own ("May" / "may"):
-    shouted text cannot tell those apart, and the phrase's own exclusions read its context.
-    """
-    words, phrase_words, capitalised = set(), set(), {}
-    for entry in entries:
-        if not entry.is_token_pattern:
-            phrase_words.update(token.lower_ for phrase in entry.phrases for token in tokenizer(phrase))
-            continue
-        for token in entry.pattern:
-            for attr, constraint in token.items():
-                values = constraint.get("IN", []) if isinstance(constraint, dict) else [constraint]
-                for value in (v for v in values if isinstance(v, str)):
-                    if attr == "LOWER":
-                        words.add(value)
-                    elif attr in ("ORTH", "TEXT") and value.isalpha() and value.istitle():
-                        capitalised[value.lower()] = value
-    return CaseForms(frozenset(words | phrase_words),
-                     {lower: form for lower, form in capitalised.items() if lower not in phrase_words})
-
-
-def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
-    """The shadow text as a Doc, with the original's sentence starts (and its parse, when the tokens line up)."""
-    shadowed = tokenizer(shadow.text)
-    starts = [shadow.original(token.idx, token.idx + len(token))[0] for token in shadowed]
-    if len(shadowed) == len(doc) and starts == [token.idx for token in doc]:
-        attrs = [attr for attr in ("TAG", "POS", "MORPH", "LEMMA") if doc.has_annotation(attr)]
-        attrs += ["HEAD", "DEP"] if doc.has_annotation("DEP") else ["SENT_START"] * doc.has_annotation("SENT_START")
-        if attrs:
-            shadowed.from_array(attrs, doc.to_array(attrs))
-    elif doc.has_annotation("SENT_START"):
-        sentence_starts = {sent.start_char for sent in doc.sents}
-        for token, start in zip(shadowed, starts):
-            token.is_sent_start = token.i == 0 or start in sentence_starts
-    return shadowed
-
-
-def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
-    """A span of the shadow Doc as the span of original tokens that cover the same characters."""
-    start, end = shadow.original(span.start_char, span.end_char)
-    return doc.char_span(start, end, label=span.label, alignment_mode="expand")
 
 
 def register_factory(factory_name: str, detectors: Callable[[], Sequence[CueDetector]]) -> Callable:

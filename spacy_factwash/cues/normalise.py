@@ -5,7 +5,8 @@ space, "nоt" with a Cyrillic o, full-width "ｍight", "no\u00a0longer" with a n
 a soft hyphen. ``normalise`` returns, when a text needs it, a :class:`Shadow`: the text with format characters
 dropped, every space character a plain space, compatibility forms folded (NFKD, combining marks dropped), letters
 that only look Latin read as Latin (``confusables.tsv``, only inside a word that also holds an ASCII letter, so
-Cyrillic or Greek text is left alone), and shouted lexicon words in lower case (or in the capitalised form a
+Cyrillic or Greek text is left alone), a word struck through with combining overlays ("m\u0336i\u0336g\u0336h\u0336t\u0336")
+left out, as a reader reads it, and shouted lexicon words in lower case (or in the capitalised form a
 lexicon pattern asks for: "MONDAY" -> "Monday"). The cue component matches on the shadow and writes its spans on
 the original tokens through :meth:`Shadow.original`, so every offset stays in the original text.
 
@@ -18,10 +19,15 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from spacy.tokens import Doc, Span
+
+from ..lexicon import Entry
 
 CONFUSABLES_FILE = Path(__file__).with_name("confusables.tsv")
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
+STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
 SHOUTED = re.compile(r"(?<![\w'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![\w'’])|(?<![\w'’])[A-Z]+['’][A-Z]+(?![\w'’])")
 APOSTROPHES = ("'", "’")
 
@@ -70,12 +76,21 @@ class Shadow:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_starts", [piece[0] for piece in self.pieces])
+        object.__setattr__(self, "_original_starts", [piece[1] for piece in self.pieces])
 
     def original(self, start: int, end: int) -> Tuple[int, int]:
         """The original character offsets of the shadow's ``[start, end)``."""
         if end <= start:
             return self._map(start, at_end=False), self._map(start, at_end=False)
         return self._map(start, at_end=False), self._map(end - 1, at_end=True)
+
+    def shadow_offset(self, position: int) -> int:
+        """Where an original character offset falls in the shadow (the start of a piece folded as a whole)."""
+        at = max(0, bisect_right(self._original_starts, position) - 1)
+        shadow_start, original_start, original_end, linear = self.pieces[at]
+        if linear:
+            return shadow_start + min(position - original_start, original_end - original_start)
+        return shadow_start
 
     def _map(self, position: int, at_end: bool) -> int:
         shadow_start, original_start, original_end, linear = self.pieces[
@@ -118,10 +133,11 @@ def _fold_characters(text: str) -> Tuple[str, List[Tuple[int, int, int, bool]]]:
 
     for run in NON_ASCII_RUN.finditer(text):
         mixed = any(c.isascii() and c.isalpha() for c in run.group())
+        struck = any(c in STRIKE_THROUGH for c in run.group())
         for offset, char in enumerate(run.group()):
-            if char.isascii():
+            if char.isascii() and not struck:
                 continue
-            folded = _fold_char(char, mixed)
+            folded = "" if struck else _fold_char(char, mixed)
             if folded == char:
                 continue
             position = run.start() + offset
@@ -159,3 +175,48 @@ def normalise(text: str, forms: CaseForms) -> Optional[Shadow]:
     if shadow == text:
         return None
     return Shadow(shadow, tuple(pieces) or ((0, 0, 0, True),))
+
+
+def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
+    """The words a lexicon spells (lower case) and the capitalised forms its patterns ask for, for shouted text.
+
+    A capitalised form ("Monday") is kept unless its lower-case word is a phrase cue of its own ("May" / "may"):
+    shouted text cannot tell those apart, and the phrase's own exclusions read its context.
+    """
+    words, phrase_words, capitalised = set(), set(), {}
+    for entry in entries:
+        if not entry.is_token_pattern:
+            phrase_words.update(token.lower_ for phrase in entry.phrases for token in tokenizer(phrase))
+            continue
+        for token in entry.pattern:
+            for attr, constraint in token.items():
+                values = constraint.get("IN", []) if isinstance(constraint, dict) else [constraint]
+                for value in (v for v in values if isinstance(v, str)):
+                    if attr == "LOWER":
+                        words.add(value)
+                    elif attr in ("ORTH", "TEXT") and value.isalpha() and value.istitle():
+                        capitalised[value.lower()] = value
+    return CaseForms(frozenset(words | phrase_words),
+                     {lower: form for lower, form in capitalised.items() if lower not in phrase_words})
+
+
+def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
+    """The shadow text as a Doc, with the original's sentence starts (and its parse, when the tokens line up)."""
+    shadowed = tokenizer(shadow.text)
+    starts = [shadow.original(token.idx, token.idx + len(token))[0] for token in shadowed]
+    if len(shadowed) == len(doc) and starts == [token.idx for token in doc]:
+        attrs = [attr for attr in ("TAG", "POS", "MORPH", "LEMMA") if doc.has_annotation(attr)]
+        attrs += ["HEAD", "DEP"] if doc.has_annotation("DEP") else ["SENT_START"] * doc.has_annotation("SENT_START")
+        if attrs:
+            shadowed.from_array(attrs, doc.to_array(attrs))
+    elif doc.has_annotation("SENT_START"):
+        sentence_starts = {sent.start_char for sent in doc.sents}
+        for token, start in zip(shadowed, starts):
+            token.is_sent_start = token.i == 0 or start in sentence_starts
+    return shadowed
+
+
+def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
+    """A span of the shadow Doc as the span of original tokens that cover the same characters."""
+    start, end = shadow.original(span.start_char, span.end_char)
+    return doc.char_span(start, end, label=span.label, alignment_mode="expand")

@@ -20,11 +20,13 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from ..cues.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses, sentences
+from ..cues.normalise import Shadow
 from ..cues.extensions import CUES_KEY, SOURCES_KEY, source_link
 from .report import Excerpt
 from .words import Word
 
 KeyOf = Callable[[Token], int]
+FOCUS = 3  # content words after a cue that say what it bears on
 
 
 @dataclass
@@ -78,6 +80,20 @@ class Claim:
         for start, end in self.clause.ranges:
             yield from self.doc[start:end]
 
+    def focus(self, marker: Span, width: int = FOCUS) -> FrozenSet[int]:
+        """What a cue inside the claim bears on: the first ``width`` content keys after it (before it when none
+        follow); the whole claim for a cue outside it (a frame's "Someone said", "I don't think")."""
+        if not self.holds(marker):
+            return self.keys
+        after = [key for i, key in sorted(self.key_at.items()) if i >= marker.end][:width]
+        before = [key for i, key in sorted(self.key_at.items(), reverse=True) if i < marker.start][:width]
+        return frozenset(after or before)
+
+    def bears_on(self, marker: Span, keys: FrozenSet[int]) -> bool:
+        """Whether a cue of this claim bears on content the other claim (its ``keys``) shares."""
+        focus = self.focus(marker)
+        return not focus or bool(focus & keys)
+
     def words_of(self, label: str) -> List[Word]:
         """The gate words of one kind inside the claim."""
         return [word for word in self.words if word.label == label]
@@ -110,6 +126,26 @@ class LemmaKey:
         return token.lower
 
 
+@dataclass(frozen=True)
+class Reading:
+    """The Doc as the checks read its words and numbers: itself, or its normalised shadow (zero-width, look-alike
+    and full-width characters folded; ``cues/normalise.py``) with the map back to the original."""
+
+    doc: Doc
+    shadow: Optional[Shadow] = None
+
+    def span(self, span: Span) -> Span:
+        """The stretch of the read Doc that holds an original span."""
+        if self.shadow is None:
+            return span
+        start, end = self.shadow.shadow_offset(span.start_char), self.shadow.shadow_offset(span.end_char)
+        return self.doc.char_span(start, end, alignment_mode="expand") or self.doc[0:0]
+
+    def original(self, start_char: int, end_char: int) -> tuple:
+        """Original character offsets of a stretch of the read Doc."""
+        return (start_char, end_char) if self.shadow is None else self.shadow.original(start_char, end_char)
+
+
 @dataclass
 class DocClaims:
     """A Doc's claims in text order, its clauses, the sentences that hold no claim, and a cache for the checks
@@ -123,6 +159,7 @@ class DocClaims:
     cues: List[Span]
     speakers: List[Span]
     words: List[Word]
+    reading: Reading
     by_sentence: Dict[int, List[Claim]] = field(default_factory=dict)
     cache: Dict[str, dict] = field(default_factory=dict)
 
@@ -148,7 +185,7 @@ def _marked(doc: Doc, spans: Sequence[Span]) -> List[bool]:
     return marked
 
 
-def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word]) -> DocClaims:
+def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[Reading] = None) -> DocClaims:
     """Segment a Doc into claims and bind every cue to the claims it qualifies."""
     cues = list(doc.spans.get(CUES_KEY, []))
     speakers = list(doc.spans.get(SOURCES_KEY, []))
@@ -192,7 +229,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word]) -> DocClaims:
         if any(clauses.bind(cue) for cue in sentence_cues.get(s, [])):
             continue
         unclaimed.append(sentence)
-    return DocClaims(doc, claims, clauses, unclaimed, key, cues, speakers, list(words))
+    return DocClaims(doc, claims, clauses, unclaimed, key, cues, speakers, list(words), reading or Reading(doc))
 
 
 def _place_words(doc: Doc, claims: Sequence[Claim], words: Sequence[Word]) -> None:

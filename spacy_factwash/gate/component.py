@@ -22,7 +22,8 @@ from ..strength.claim import STRENGTH_KEY
 from .align import Alignment, align
 from .checks import CHECKS, Pair
 from .checks.base import excerpt
-from .claims import DocClaims, LemmaKey, build_claims
+from ..cues.normalise import normalise, shadow_doc
+from .claims import DocClaims, LemmaKey, Reading, build_claims
 from .policy import REJECT, REWRITE, verdict
 from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Report
 from .words import GateWords
@@ -64,8 +65,11 @@ class CompareComponent:
         return doc
 
     def claims(self, doc: Doc) -> DocClaims:
-        """A Doc the pipeline made, as claims with their qualifiers and gate words."""
-        return build_claims(doc, self.key, self.words(doc))
+        """A Doc the pipeline made, as claims with their qualifiers and gate words (read, like the cues, on the
+        text as a reader sees it: ``cues/normalise.py``)."""
+        shadow = normalise(doc.text, self.words.case_forms)
+        read = doc if shadow is None else shadow_doc(doc, shadow, self.nlp.tokenizer)
+        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow))
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
                       aligned_to: Dict[int, List]) -> List[Change]:

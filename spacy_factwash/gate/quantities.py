@@ -30,8 +30,13 @@ DIMENSIONLESS = "dimensionless"
 BEFORE, AFTER = 3, 4  # tokens read on each side of a number
 PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
 NOUN_REACH = 3  # tokens after a value in which the noun it counts is looked for
+APPROXIMATE = 0.05  # how far apart two values given as approximate ("about") may be across a conversion
 ARC_MINUTE = re.compile(r"\bmin(ute)?s?\b", re.IGNORECASE)
 RANGE_WORDS = re.compile(r"\b(Between|From|BETWEEN|FROM)\b")  # quantulum3 loses a range's offsets after these
+HALF_A = re.compile(r"^half an? (hundred|thousand|million|billion|trillion|dozen)\b", re.IGNORECASE)
+POINTS_AFTER = re.compile(r"^\s*points?\b", re.IGNORECASE)
+MINUS_BEFORE = re.compile(r"\b(minus|negative)\s*$", re.IGNORECASE)
+TRAILING_FUNCTION_WORD = re.compile(r"\s+(at|in|on|to|a|an|the|for|of|by|and|or|as|with)$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -82,18 +87,39 @@ def _values(quantity, text: str) -> Tuple[Tuple[float, bool, bool], ...]:
     return ((float(quantity.value), False, False),)
 
 
+def _read(quantity, text: str) -> Tuple[float, str, str, str, int, int]:
+    """One quantulum3 quantity as (value, unit, entity, surface, start, end), with what it misreads put right:
+    "120 minutes" read as an angle, "half a million" read as 1.5 million, "percentage points" read as percent,
+    "minus 5" read as 5, and a unit glued to the word after it ("30 °C at" read as degree Celsius ampere-turn)."""
+    value, unit, entity = float(quantity.value), quantity.unit.name, quantity.unit.entity.name
+    start, end = quantity.span
+    surface = text[start:end] if start >= 0 else quantity.surface
+    if unit == "minute of arc" and ARC_MINUTE.search(surface):
+        unit, entity = "minute", "time"  # "120 minutes" is a time far more often than an angle
+    if HALF_A.match(surface):
+        value /= 3  # quantulum3 reads "half a million" as one and a half million
+    if unit == "percentage" and POINTS_AFTER.match(text[end:]):
+        unit, entity = "percentage point", "percentage point"
+    if MINUS_BEFORE.search(text[:max(start, 0)]):
+        value = -value
+    trailing = TRAILING_FUNCTION_WORD.search(surface)
+    if entity == "unknown" and trailing:
+        again = _parser().parse(surface[:trailing.start()])
+        if again:
+            return _read(again[0], surface[:trailing.start()])[:4] + (start, start + trailing.start())
+    return value, unit, entity, surface, start, end
+
+
 @lru_cache(maxsize=4096)
 def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int, bool, bool], ...]:
     """(value, unit, entity, surface, start, end, ranged, path) for each value quantulum3 finds in ``text``."""
     found = []
     original, text = text, RANGE_WORDS.sub(lambda m: m.group().lower(), text)  # same length: offsets stay
     for quantity in _parser().parse(text):
-        unit, entity = quantity.unit.name, quantity.unit.entity.name
-        if unit == "minute of arc" and ARC_MINUTE.search(quantity.surface):
-            unit, entity = "minute", "time"  # "120 minutes" is a time far more often than an angle
-        surface = original[quantity.span[0]:quantity.span[1]] if quantity.span[0] >= 0 else quantity.surface
-        found += [(value, unit, entity, surface, quantity.span[0], quantity.span[1], ranged, path)
-                  for value, ranged, path in _values(quantity, text)]
+        value, unit, entity, surface, start, end = _read(quantity, original)
+        for reading, ranged, path in _values(quantity, text):
+            found.append((reading * value / float(quantity.value) if quantity.value else reading, unit, entity,
+                          surface, start, end, ranged, path))
     return tuple(found)
 
 
@@ -166,14 +192,16 @@ def _precision(surface: str) -> float:
     return 0.5 * 10 ** -decimals / value if value else 0.0
 
 
-def same_quantity(a: Quantity, b: Quantity) -> bool:
+def same_quantity(a: Quantity, b: Quantity, approximate: bool = False) -> bool:
     """Whether two quantities state the same amount: the same dimension and value; across units, equal to the
-    precision the less precise one is written with (6 ft = 1.83 m, 3 miles = 4.8 km), never past 1%."""
+    precision the less precise one is written with (6 ft = 1.83 m, 3 miles = 4.8 km), never past 1%, or 5%
+    when one is given as approximate ("about 3 miles" = "about 5 km")."""
     if a.dimension != b.dimension:
         return False
     if a.unit == b.unit:
         return same_value(a.value, b.value)
-    tolerance = min(0.01, max(_precision(a.surface), _precision(b.surface)))
+    tolerance = min(APPROXIMATE if approximate else 0.01, max(_precision(a.surface), _precision(b.surface),
+                                                             APPROXIMATE if approximate else 0.0))
     return any(abs(x - y) <= max(1e-9, tolerance) * max(abs(x), abs(y)) for x in a.base for y in b.base)
 
 

@@ -29,6 +29,7 @@ from spacy.vocab import Vocab
 
 from ..cues.anchored import AnchoredMatcher
 from ..cues.base import longest_first, Match
+from ..cues.normalise import Shadow, carry, case_forms
 from ..lexicon import Entry, LexiconError, LexiconSet, load_lexicons, packaged_lexicon_dir
 
 GATE_SUBDIR = "gate"
@@ -71,8 +72,8 @@ class Word:
 
 
 class GateWords:
-    """Find the gate's words in a Doc: one matcher pass over every list; overlapping matches of one kind keep
-    the longest."""
+    """Find the gate's words in a Doc: one matcher pass over every list, on the text as a reader sees it
+    (``cues/normalise.py``); overlapping matches of one kind keep the longest."""
 
     def __init__(self, vocab: Vocab, tokenizer, words: Optional[LexiconSet] = None) -> None:
         self.words = words if words is not None else load_gate_words()
@@ -80,16 +81,22 @@ class GateWords:
         self.entries: Dict[int, Entry] = {}
         for entry in self.words.entries:
             self.entries[self.matcher.add_entry(entry, tokenizer)] = entry
+        self.case_forms = case_forms(self.words.entries, tokenizer)
 
     @property
     def version(self) -> str:
         return self.words.version
 
-    def __call__(self, doc: Doc) -> List[Word]:
-        """The gate words of a Doc, in text order."""
+    def __call__(self, doc: Doc, read: Optional[Doc] = None, shadow: Optional[Shadow] = None) -> List[Word]:
+        """The gate words of a Doc, in text order, matched on ``read`` (its shadow Doc, when ``shadow`` is given)
+        and given back as spans of ``doc``."""
+        read = doc if read is None else read
         by_label: Dict[str, List[Match]] = {}
-        for key, start, end in self.matcher(doc):
+        for key, start, end in self.matcher(read):
             by_label.setdefault(self.entries[key].label, []).append(Match(start, end, key))
-        found = [Word(doc[m.start:m.end], self.entries[m.key]) for matches in by_label.values()
-                 for m in longest_first(matches)]
+        found = []
+        for matches in by_label.values():
+            for m in longest_first(matches):
+                span = read[m.start:m.end] if shadow is None else carry(doc, shadow, read[m.start:m.end])
+                found.append(Word(span, self.entries[m.key]))
         return sorted(found, key=lambda word: (word.span.start, word.span.end))

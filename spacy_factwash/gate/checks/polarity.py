@@ -25,17 +25,6 @@ from ..report import Change, Cue
 from .base import Pair, quoted
 
 Marker = Tuple[Span, Cue]
-FOCUS = 3  # content words after a negation that say what it negates
-
-
-def _focus(claim: Claim, marker: Span) -> FrozenSet[int]:
-    """What a marker negates: the first ``FOCUS`` content keys after it in its claim (before it when none
-    follow); the whole claim for a marker outside it (a frame's "I don't think")."""
-    if not claim.holds(marker):
-        return claim.keys
-    after = [key for i, key in sorted(claim.key_at.items()) if i >= marker.end][:FOCUS]
-    before = [key for i, key in sorted(claim.key_at.items(), reverse=True) if i < marker.start][:FOCUS]
-    return frozenset(after or before)
 
 
 def _in_hedge(cue: Span, claim: Claim) -> bool:
@@ -52,12 +41,7 @@ def markers(pair: Pair, claim: Claim, side: str, other: FrozenSet[int]) -> List[
     for word in claim.words_of("NEGATIVE"):
         if not any(cue.start <= word.span.start < cue.end for cue in claim.cues("NEGATION")):
             found.append((word.span, pair.word_evidence([word], side)[0]))
-    kept = []
-    for span, evidence in found:
-        focus = _focus(claim, span)
-        if not focus or focus & other:
-            kept.append((span, evidence))
-    return kept
+    return [(span, evidence) for span, evidence in found if claim.bears_on(span, other)]
 
 
 def antonym_flips(pair: Pair) -> List[Tuple[Cue, Cue]]:

@@ -2,7 +2,10 @@
 
 Classes are compared as classes, so "said" -> "according to", "might" ->
 "may" pass; a cue of the class that qualifies another claim of the memory
-never satisfies this one. An attribution that names no speaker ("is
+never satisfies this one, nor does a cue of the memory claim that bears on
+words the source claim does not have ("Alice was promoted and may get a
+raise" keeps no hedge of "Alice may be promoted"); a source cue bearing on
+words the memory dropped was dropped with them. An attribution that names no speaker ("is
 expected", "was deemed", "reportedly") marks the claim as not the writer's
 own, as a hedge does, so the two stand for each other ("was deemed" ->
 "was thought"). Conditions have their own check (``conditions.py``), since a
@@ -10,6 +13,8 @@ condition can also change or become a fact.
 """
 
 from typing import List
+
+from spacy.tokens import Span
 
 from ..report import Change
 from .base import Pair, quoted
@@ -27,27 +32,38 @@ def _speakerless(claims, cues) -> bool:
     return all(not claims.speakers_of(cue) for cue in cues)
 
 
+def _bearing(pair: Pair, claim_side: str, label: str) -> List[Span]:
+    """A claim's hedges or attributions that bear on what the two claims share ("..., and may get a raise"
+    hedges the raise, not the promotion both claims state); time cues all count (the time word is the content)."""
+    if claim_side == "source":
+        claim, claims, other = pair.source, pair.source_claims, pair.memory.keys
+    else:  # a memory claim that merged several source claims answers for them all
+        claim, claims = pair.memory, pair.memory_claims
+        other = frozenset().union(*(c.keys for c in (pair.candidates or [pair.source])))
+    if label == "TEMPORAL":
+        return time_cues(claims, claim)
+    return [cue for cue in claim.cues(label) if claim.bears_on(cue, other)]
+
+
 def _kept(pair: Pair, label: str) -> bool:
     """Whether the memory claim keeps a qualifier of the class (or its stand-in: a hedge for a speakerless
     attribution, a speakerless attribution for a hedge)."""
-    if label == "TEMPORAL":
-        return bool(time_cues(pair.memory_claims, pair.memory))
-    if pair.memory.cues(label):
+    if _bearing(pair, "memory", label):
         return True
     if label == "ATTRIBUTION":
-        return _speakerless(pair.source_claims, pair.source.cues(label)) and bool(pair.memory.cues("HEDGE"))
+        return _speakerless(pair.source_claims, pair.source.cues(label)) and bool(_bearing(pair, "memory", "HEDGE"))
     if label == "HEDGE":
-        attributions = pair.memory.cues("ATTRIBUTION")
+        attributions = _bearing(pair, "memory", "ATTRIBUTION")
         return bool(attributions) and _speakerless(pair.memory_claims, attributions)
     return False
 
 
 def check_qualifiers(pair: Pair) -> List[Change]:
-    """One change per qualifier class the source claim has and the memory claim lacks (a time word that is part
-    of a value, such as "hours" in "2 hours", is the value's, not a time scope)."""
+    """One change per qualifier class the source claim has, bearing on what the two claims share, and the
+    memory claim lacks (a time word that is part of a value, such as "hours" in "2 hours", is the value's)."""
     changes = []
     for change_type, (label, message) in PRESENCE.items():
-        source_cues = time_cues(pair.source_claims, pair.source) if label == "TEMPORAL" else pair.source.cues(label)
+        source_cues = _bearing(pair, "source", label)
         if source_cues and not _kept(pair, label):
             changes.append(pair.change(change_type, message.format(cues=quoted(source_cues)),
                                        pair.cue_evidence(source_cues, "source")))

@@ -65,16 +65,25 @@ def _values(pair: Pair) -> List[Change]:
 
 
 def _kinds(pair: Pair, label: str, what: str) -> List[Change]:
-    """A relation (until, since) or era (former, current) on both sides that never agrees."""
+    """A relation (until, since) or era (former, current) the memory turns, or drops while keeping the time it
+    relates to ("until Friday" -> "on Friday"); an era the memory drops ("ex-CEO" -> "CEO") is a dropped scope."""
     source, memory = pair.source.words_of(label), pair.memory.words_of(label)
     source_kinds, memory_kinds = {w.entry.value for w in source}, {w.entry.value for w in memory}
-    if not source_kinds or not memory_kinds or source_kinds & memory_kinds:
+    if not source_kinds or source_kinds & memory_kinds:
         return []
-    return [pair.change(
-        "changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} "
-        f"({', '.join(repr(w.span.text) for w in source)}); the memory as {'/'.join(sorted(memory_kinds))} "
-        f"({', '.join(repr(w.span.text) for w in memory)})",
-        pair.word_evidence(source, "source") + pair.word_evidence(memory, "memory"))]
+    evidence = pair.word_evidence(source, "source") + pair.word_evidence(memory, "memory")
+    said = ", ".join(repr(w.span.text) for w in source)
+    if memory_kinds:
+        return [pair.change("changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} ({said}); the "
+                            f"memory as {'/'.join(sorted(memory_kinds))} "
+                            f"({', '.join(repr(w.span.text) for w in memory)})", evidence)]
+    if label == "ERA":
+        return [pair.change("dropped_temporal_scope", f"the source {what} as {'/'.join(sorted(source_kinds))} "
+                            f"({said}); the memory drops it", evidence)]
+    if time_cues(pair.memory_claims, pair.memory):
+        return [pair.change("changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} ({said}); the "
+                            "memory keeps the time but not how the claim relates to it", evidence)]
+    return []
 
 
 def _introduced(pair: Pair) -> List[Change]:

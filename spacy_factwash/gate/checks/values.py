@@ -21,7 +21,7 @@ are left to ``times.py``.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence
 
 from spacy.tokens import Span
@@ -54,10 +54,10 @@ class Value:
 
 def is_time(times: Sequence[Span], quantity: Quantity, sentence: Span) -> bool:
     """Whether a quantity is a time, not a value: inside one of the TEMPORAL cues ``times`` (a date or clock
-    time) and not a duration ("2 hours" is a value), or a year: four digits from 1000 to 2100 without a unit,
+    time) and not a value with a unit ("2 hours", "$5 per month"), or a year: four digits from 1000 to 2100 without a unit,
     after a word that introduces a time ("in 1994", "since 2011", "between 1994 and 2011")."""
-    if quantity.dimension == "time":
-        return False
+    if quantity.has_unit:
+        return False  # a duration ("2 hours") or a rate ("$5 per month") is a value, whatever time word it holds
     if any(c.start_char < quantity.end_char and quantity.start_char < c.end_char for c in times):
         return True
     if quantity.has_unit or not quantity.value.is_integer() or not 1000 <= quantity.value <= 2100:
@@ -82,12 +82,15 @@ def sentence_values(claims: DocClaims, claim: Claim) -> List[Value]:
     words = [w for other in claims.by_sentence.get(index, []) for w in other.words]
     bounds = [(w.span.start, w.span.end, w.entry.value or "about") for w in words if w.label in ("BOUND", "APPROXIMATOR")]
     found = []
-    for q in quantities(sentence):
+    for q in _read_quantities(claims, sentence):
         if is_time(times, q, sentence):
             continue
         noun = counted_noun(sentence, q)
         start, end = words_before(sentence, q)
-        bound = next((b for s, e, b in bounds if start <= s and e <= end + 1), None)
+        after = doc.char_span(q.end_char, q.end_char + 1, alignment_mode="expand")
+        bound = next((b for s, e, b in bounds if start <= s and e <= end + 1), None) or next(
+            (b for s, e, b in bounds if after is not None and after.start <= s <= after.start + 1
+             and doc[s].lower_ in ("or", "and")), None)  # "5 or more", "10 and up"
         found.append(Value(q, key(doc[noun]) if noun is not None else None, bound))
     for w in words:
         if w.label == "FRACTION" and not any(v.quantity.start_char <= w.span.start_char < v.quantity.end_char
@@ -97,6 +100,19 @@ def sentence_values(claims: DocClaims, claim: Claim) -> List[Value]:
                          "dimensionless", (value,))
             found.append(Value(q, None, None, soft=True))
     cache[index] = found
+    return found
+
+
+def _read_quantities(claims: DocClaims, sentence: Span) -> List[Quantity]:
+    """The quantities of a sentence, read on the normalised text ("5\u200b0 GB" is 50 GB) with offsets and
+    surfaces of the original."""
+    reading = claims.reading
+    if reading.shadow is None:
+        return list(quantities(sentence))
+    found = []
+    for q in quantities(reading.span(sentence)):
+        start, end = reading.original(q.start_char, q.end_char)
+        found.append(replace(q, start_char=start, end_char=end, surface=sentence.doc.text[start:end]))
     return found
 
 
@@ -142,7 +158,7 @@ def check_values(pair: Pair) -> List[Change]:
 def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
     """What became of one memory value: found as it is, moved to another noun, bounded otherwise, changed."""
     q = value.quantity
-    same = [s for s in pool if same_quantity(s.quantity, q)]
+    same = [s for s in pool if same_quantity(s.quantity, q, approximate="about" in (value.bound, s.bound))]
     described = {"memory": value.describe(), "source": [s.describe() for s in pool]}
     if not same:
         if value.soft:

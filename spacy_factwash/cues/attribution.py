@@ -50,6 +50,9 @@ def _speaker_before(doc: Doc, cue: Span) -> Optional[Span]:
     while i >= 0 and end - i <= MAX_SOURCE_TOKENS and not _ends_phrase(doc[i]) and not doc[i].is_space:
         start = i
         if doc[i].lower_ in DETERMINERS:
+            if i >= 2 and doc[i - 1].lower_ == "of" and end - i + 2 <= MAX_SOURCE_TOKENS:
+                i -= 2  # "a critic of the mayor": the phrase goes on before "of"
+                continue
             break
         i -= 1
     return _speaker_span(doc, start, end)

@@ -34,7 +34,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from spacy.attrs import IS_PUNCT, IS_SPACE, IS_STOP, LIKE_NUM, LOWER, ORTH
+from spacy.attrs import IS_PUNCT, IS_SPACE, LIKE_NUM, LOWER, ORTH
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
@@ -62,6 +63,8 @@ class ClauseWords:
     auxiliaries: FrozenSet[int]
     after_comma: FrozenSet[int]
     prepositions: FrozenSet[int]
+    pro_forms: FrozenSet[int]
+    function: FrozenSet[int]  # spaCy's stop words but those in content_in_stop_list
     word: Dict[int, str]
     comma: int = get_string_id(",")
 
@@ -75,7 +78,7 @@ NEGATORS = frozenset(get_string_id(w) for w in ("not", "n't", "never", "no"))
 TWO_WORD_OPENERS = frozenset({("even", "if"), ("even", "though"), ("even", "when"), ("even", "unless"),
                               ("only", "if"), ("only", "when"), ("only", "unless")})
 KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
-        "clause_subjects", "consequence", "auxiliaries", "after_comma", "prepositions")
+        "clause_subjects", "consequence", "auxiliaries", "after_comma", "prepositions", "pro_forms")
 
 
 @lru_cache(maxsize=1)
@@ -83,14 +86,15 @@ def clause_words() -> ClauseWords:
     """The clause-opening word lists, read once."""
     data = json.loads(WORDS_FILE.read_text(encoding="utf8"))
     every = [w for key in KEYS for w in data[key]] + [w for pair in TWO_WORD_OPENERS for w in pair]
-    return ClauseWords(*(frozenset(get_string_id(w) for w in data[key]) for key in KEYS),
+    function = frozenset(get_string_id(w) for w in STOP_WORDS - set(data["content_in_stop_list"]))
+    return ClauseWords(*(frozenset(get_string_id(w) for w in data[key]) for key in KEYS), function,
                        {get_string_id(w): w for w in every})
 
 
 @dataclass(frozen=True)
 class TokenView:
     """What segmenting reads of every token, taken from the Doc in one array: the word (exact and lower-cased,
-    as hashes) and whether it can be a content word (not a stop word, punctuation, a space or a number)."""
+    as hashes) and whether it can be a content word (not a function word, punctuation, a space or a number)."""
 
     orth: List[int]
     lower: List[int]
@@ -101,9 +105,10 @@ class TokenView:
     def of(cls, doc: Doc) -> "TokenView":
         if not len(doc):
             return cls([], [], [], [])
-        rows = doc.to_array([ORTH, LOWER, IS_PUNCT, IS_STOP, LIKE_NUM, IS_SPACE]).tolist()
+        function = clause_words().function
+        rows = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE]).tolist()
         return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
-                   [not (r[2] or r[3] or r[4] or r[5]) for r in rows])
+                   [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows])
 
 
 @dataclass(frozen=True)
@@ -190,7 +195,8 @@ def _pieces(view: TokenView, start: int, end: int, words: ClauseWords) -> List[_
 
 
 def _has_content(view: TokenView, start: int, end: int, marked: Sequence[bool]) -> bool:
-    """Whether a token range holds a word that is not a cue, a speaker, a stop word, punctuation or a number."""
+    """Whether a token range holds a word that is not a cue, a speaker, a function word, punctuation or a
+    number."""
     return any(view.plain[i] and not marked[i] for i in range(start, end))
 
 
@@ -357,12 +363,20 @@ class DocClauses:
         if clause.kind == CONDITION and cue.label_ == "CONDITIONAL" and cue.start < clause.start + 2:
             return [(s, n) for n in _condition_governs(clauses, at)] + self._continued(s + 1)
         if clause.kind != FRAME:
-            return [(s, at)]
+            return [(s, at)] + (self._comment(s) if cue.label_ == "ATTRIBUTION" and self._reports_back(cue) else [])
         if cue.label_ == "NEGATION" and not any(c.kind != FRAME for c in clauses[at + 1:]):
             return []  # a negation in a comment after the claim ("..., but nobody has confirmed it") negates the comment
         if any(c.kind != FRAME for c in clauses):
             return [(s, n) for n in _bound_frame(clauses, at)]
         return self._comment(s)
+
+    def _reports_back(self, cue: Span) -> bool:
+        """Whether a reporting verb reports what came before through a pro-form ("Bob said so in a meeting.")."""
+        words, view, end = clause_words(), self.view, cue.end
+        if end >= len(view.lower) or view.lower[end] not in words.pro_forms:
+            return False
+        after = end + 1
+        return after >= len(view.lower) or view.punct[after] or view.lower[after] in words.prepositions
 
     def _continued(self, s: int) -> List[Tuple[int, int]]:
         """The claims of sentence ``s`` that continue a condition of the sentence before by a consequence word

@@ -35,7 +35,7 @@ from ..lexicon import CLASS_FILES, MANIFEST, Entry, LexiconSet, lexicons_from_by
 from .anchored import AnchoredMatcher
 from .base import CueDetector, Match
 from .clauses import scope_spans
-from .normalise import carry, case_forms, normalise, shadow_doc
+from .normalise import carry, case_forms, reading
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
@@ -126,8 +126,8 @@ class CueComponent(Pipe):
 
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one document with resolved cues of this component's classes."""
-        shadow = normalise(doc.text, self.case_forms)
-        found = self._resolve(doc if shadow is None else shadow_doc(doc, shadow, self.tokenizer))
+        read, shadow = reading(doc, self.case_forms, self.tokenizer)
+        found = self._resolve(read)
         cues: List[Span] = []
         sources: List[Span] = []
         for cue, entry_id, source in found:

@@ -220,3 +220,10 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
     """A span of the shadow Doc as the span of original tokens that cover the same characters."""
     start, end = shadow.original(span.start_char, span.end_char)
     return doc.char_span(start, end, label=span.label, alignment_mode="expand")
+
+
+def reading(doc: Doc, forms: CaseForms, tokenizer) -> Tuple[Doc, Optional[Shadow]]:
+    """The Doc a lexicon is matched on (its shadow, when the text needs one) and the shadow that maps matches
+    back (None when the Doc is read as it is)."""
+    shadow = normalise(doc.text, forms)
+    return (doc, None) if shadow is None else (shadow_doc(doc, shadow, tokenizer), shadow)

@@ -16,12 +16,15 @@ another claim holds under (kind ``condition``). It carries
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
 
+from spacy.attrs import IS_CURRENCY, LIKE_NUM, LOWER
 from spacy.language import Language
+from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
 from ..cues.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses, sentences
 from ..cues.normalise import Shadow
 from ..cues.extensions import CUES_KEY, SOURCES_KEY, source_link
+from .quantities import unit_hashes
 from .report import Excerpt
 from .words import Word
 
@@ -185,12 +188,24 @@ def _marked(doc: Doc, spans: Sequence[Span]) -> List[bool]:
     return marked
 
 
+def _units(doc: Doc) -> List[bool]:
+    """Which tokens are a value's unit ("$", "%", "percent" or "dollars" right after a number): part of the value,
+    not of what the claim is about."""
+    if not len(doc):
+        return []
+    words, percent = unit_hashes(), get_string_id("%")
+    rows = doc.to_array([IS_CURRENCY, LIKE_NUM, LOWER]).tolist()
+    return [bool(currency) or lower == percent or (i > 0 and bool(rows[i - 1][1]) and lower in words)
+            for i, (currency, _, lower) in enumerate(rows)]
+
+
 def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[Reading] = None) -> DocClaims:
     """Segment a Doc into claims and bind every cue to the claims it qualifies."""
     cues = list(doc.spans.get(CUES_KEY, []))
     speakers = list(doc.spans.get(SOURCES_KEY, []))
     clauses = doc_clauses(doc, cues, speakers)
     marked = _marked(doc, speakers)  # cue words are content for alignment ("90 days" / "for 90 days"); speakers are not
+    valued = _units(doc)
     claims: List[Claim] = []
     by_clause: Dict[tuple, Claim] = {}
     sents = sentences(doc)
@@ -200,7 +215,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[
                 continue
             view = clauses.view
             key_at = {i: key.of(doc, i, view.lower[i]) for start, end in clause.ranges for i in range(start, end)
-                      if view.plain[i] and not marked[i]}
+                      if view.plain[i] and not marked[i] and not valued[i]}
             claim = Claim(doc, clause, len(claims), key_at, sents[s])
             claims.append(claim)
             by_clause[(s, n)] = claim

@@ -22,7 +22,7 @@ from ..strength.claim import STRENGTH_KEY
 from .align import Alignment, align
 from .checks import CHECKS, Pair
 from .checks.base import excerpt
-from ..cues.normalise import normalise, shadow_doc
+from ..cues.normalise import reading
 from .claims import DocClaims, LemmaKey, Reading, build_claims
 from .policy import REJECT, REWRITE, verdict
 from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Report
@@ -67,8 +67,7 @@ class CompareComponent:
     def claims(self, doc: Doc) -> DocClaims:
         """A Doc the pipeline made, as claims with their qualifiers and gate words (read, like the cues, on the
         text as a reader sees it: ``cues/normalise.py``)."""
-        shadow = normalise(doc.text, self.words.case_forms)
-        read = doc if shadow is None else shadow_doc(doc, shadow, self.nlp.tokenizer)
+        read, shadow = reading(doc, self.words.case_forms, self.nlp.tokenizer)
         return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow))
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,

@@ -21,8 +21,9 @@ import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from spacy.strings import get_string_id
 from spacy.tokens import Span
 
 UNITS_FILE = Path(__file__).with_name("units.json")
@@ -36,6 +37,7 @@ RANGE_WORDS = re.compile(r"\b(Between|From|BETWEEN|FROM)\b")  # quantulum3 loses
 HALF_A = re.compile(r"^half an? (hundred|thousand|million|billion|trillion|dozen)\b", re.IGNORECASE)
 POINTS_AFTER = re.compile(r"^\s*points?\b", re.IGNORECASE)
 MINUS_BEFORE = re.compile(r"\b(minus|negative)\s*$", re.IGNORECASE)
+UNIT_AFTER = re.compile(r"^\s*([A-Za-z]+)")
 TRAILING_FUNCTION_WORD = re.compile(r"\s+(at|in|on|to|a|an|the|for|of|by|and|or|as|with)$", re.IGNORECASE)
 
 
@@ -44,6 +46,19 @@ def unit_table() -> Tuple[Dict[str, Tuple[str, float, float]], Dict[str, str]]:
     """(quantulum3 unit name -> (dimension, factor, offset), currency code -> currency) from ``units.json``."""
     data = json.loads(UNITS_FILE.read_text(encoding="utf8"))
     return {name: tuple(row) for name, row in data["units"].items()}, data["currency_codes"]
+
+
+@lru_cache(maxsize=1)
+def misread_units() -> Dict[str, str]:
+    """Unit words quantulum3 leaves unread after a number ("10 hectares"), and the unit they name."""
+    return json.loads(UNITS_FILE.read_text(encoding="utf8"))["misread_units"]
+
+
+@lru_cache(maxsize=1)
+def unit_hashes() -> FrozenSet[int]:
+    """Words that, right after a number, are part of its value ("percent", "dollars", "km"), from ``units.json``,
+    as string-store hashes."""
+    return frozenset(get_string_id(word) for word in json.loads(UNITS_FILE.read_text(encoding="utf8"))["unit_words"])
 
 
 @dataclass(frozen=True)
@@ -90,7 +105,8 @@ def _values(quantity, text: str) -> Tuple[Tuple[float, bool, bool], ...]:
 def _read(quantity, text: str) -> Tuple[float, str, str, str, int, int]:
     """One quantulum3 quantity as (value, unit, entity, surface, start, end), with what it misreads put right:
     "120 minutes" read as an angle, "half a million" read as 1.5 million, "percentage points" read as percent,
-    "minus 5" read as 5, and a unit glued to the word after it ("30 °C at" read as degree Celsius ampere-turn)."""
+    "minus 5" read as 5, a unit left unread ("10 hectares"), and a unit glued to the word after it ("30 °C at" read
+    as degree Celsius ampere-turn)."""
     value, unit, entity = float(quantity.value), quantity.unit.name, quantity.unit.entity.name
     start, end = quantity.span
     surface = text[start:end] if start >= 0 else quantity.surface
@@ -102,6 +118,11 @@ def _read(quantity, text: str) -> Tuple[float, str, str, str, int, int]:
         unit, entity = "percentage point", "percentage point"
     if MINUS_BEFORE.search(text[:max(start, 0)]):
         value = -value
+    unread = UNIT_AFTER.match(text[end:])
+    if entity == DIMENSIONLESS and unread and unread.group(1).lower() in misread_units():
+        unit = misread_units()[unread.group(1).lower()]
+        entity, end = unit_table()[0][unit][0], end + unread.end()
+        surface = text[start:end]
     trailing = TRAILING_FUNCTION_WORD.search(surface)
     if entity == "unknown" and trailing:
         again = _parser().parse(surface[:trailing.start()])

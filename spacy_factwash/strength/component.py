@@ -23,6 +23,7 @@ from spacy.tokens import Doc, Span
 from spacy.util import SimpleFrozenList
 
 from ..cues.anchored import AnchoredMatcher
+from ..cues.normalise import carry, case_forms, reading
 from ..cues.base import CueDetector, Match
 from ..cues.extensions import CUES_KEY, DEFAULT_PREFIX
 from ..cues.matcher import score_cues
@@ -103,6 +104,7 @@ class StrengthComponent(Pipe):
         self.matcher = AnchoredMatcher(self.vocab)
         for entry in lexicons.entries:
             self.entries[self.matcher.add_entry(entry, self.tokenizer)] = (entry.label, entry.role == "exclusion")
+        self.case_forms = case_forms(lexicons.entries, self.tokenizer)
         self.extension_names = register_strength_extensions(
             self.extension_prefix, self.spans_key, self.cues_key
         )
@@ -112,16 +114,18 @@ class StrengthComponent(Pipe):
         return self.lexicons.get(cue.id_)
 
     def __call__(self, doc: Doc) -> Doc:
-        """Write the resolved strength cues of one document to its span group."""
+        """Write the resolved strength cues of one document to its span group (matched, like the cues, on the
+        text as a reader sees it: ``cues/normalise.py``)."""
+        read, shadow = reading(doc, self.case_forms, self.tokenizer)
         raw: Dict[str, Tuple[List[Match], List[Match]]] = {label: ([], []) for label in self.labels}
-        for key, start, end in self.matcher(doc):
+        for key, start, end in self.matcher(read):
             label, is_exclusion = self.entries[key]
             raw[label][is_exclusion].append(Match(start, end, key))
-        spans = [
-            Span(doc, start, end, label=label, span_id=key)
-            for label, (candidates, exclusions) in raw.items() if candidates
-            for start, end, key in self.classes[label].resolve(doc, candidates, exclusions)
-        ]
+        spans = []
+        for label, (candidates, exclusions) in raw.items():
+            for start, end, key in self.classes[label].resolve(read, candidates, exclusions) if candidates else ():
+                span = read[start:end] if shadow is None else carry(doc, shadow, read[start:end])
+                spans.append(Span(doc, span.start, span.end, label=label, span_id=key))
         spans.sort(key=lambda s: (s.start, s.end, s.label_))
         doc.spans[self.spans_key] = spans
         doc.user_data[STRENGTH_VERSION_KEY] = self.lexicon_version

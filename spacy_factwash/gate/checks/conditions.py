@@ -20,7 +20,7 @@ A memory claim that states a source condition as a plain claim (it aligned
 to the condition clause and is not one itself) is ``changed_condition`` too.
 """
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..claims import Claim
 from ..report import Change
@@ -34,6 +34,15 @@ def _kind(claim: Claim, cue) -> str:
     words = opened.words_of("CONDITION") if opened is not None else []
     at = [w for w in words if w.span.start <= cue.start < w.span.end or cue.start <= w.span.start < cue.end]
     return at[0].entry.value if at else "if"
+
+
+def _reading(claim: Claim, cue) -> Tuple[str, int]:
+    """A condition's kind with the parity of its negations, "unless X" read as "if not X" (so "unless the audit
+    passes" and "if the audit does not pass" agree)."""
+    kind = _kind(claim, cue)
+    opened = _opened(claim, cue)
+    parity = negations(opened) % 2 if opened is not None else 0
+    return ("if", 1 - parity) if kind == "unless" else (kind, parity)
 
 
 def _opened(claim: Claim, cue) -> Optional[Claim]:
@@ -59,8 +68,8 @@ def check_conditions(pair: Pair) -> List[Change]:
                                 f"({asserted.text!r})", evidence)]
         return [pair.change("dropped_condition", f"the source holds this only under a condition "
                             f"({quoted(source_cues)}); the memory drops it", evidence)]
-    source_kinds = {_kind(pair.source, c) for c in source_cues}
-    memory_kinds = {_kind(pair.memory, c) for c in memory_cues}
+    source_kinds = {_reading(pair.source, c) for c in source_cues}
+    memory_kinds = {_reading(pair.memory, c) for c in memory_cues}
     if not source_kinds & memory_kinds:
         return [pair.change("changed_condition", f"the source sets the condition with {quoted(source_cues)}; the "
                             f"memory with {quoted(memory_cues)}", evidence + pair.cue_evidence(memory_cues, "memory"))]
@@ -89,7 +98,8 @@ def _compare_clauses(pair: Pair, source_cues, memory_cues) -> List[Change]:
                 return [pair.change("changed_condition", f"the source's condition is {source.text!r}; the memory's "
                                     f"({memory.text!r}) is another thing the source says ({elsewhere[0].text!r})",
                                     evidence)]
-            if source in elsewhere and negations(source) % 2 != negations(memory) % 2:
+            if source in elsewhere and _reading(pair.source, cue)[1] != _reading(pair.memory, memory_cues[0])[1] \
+                    and _kind(pair.source, cue) == _kind(pair.memory, memory_cues[0]):
                 return [pair.change("changed_condition", f"the memory reverses the condition {source.text!r} "
                                     f"({memory.text!r})", evidence)]
     return []

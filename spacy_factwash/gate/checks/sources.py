@@ -2,14 +2,18 @@
 
 Both claims are attributed (the cue's class is kept), but
 
-- the speakers share no content word ("Alice said" -> "Bob said"; a
-  pronoun or no speaker on either side is not compared);
+- the speakers differ: their heads differ ("Alice said" -> "Bob said",
+  "Alice's lawyer said" -> "Alice said", "a critic of the mayor said" ->
+  "the mayor said"), unless one speaker is the other's name in full
+  ("Alice" -> "Alice Smith"); a pronoun or no speaker on either side is not
+  compared;
 - or the stance turned: a denial on one side only ("denied" -> "said"), or
   a claim ("claimed", "alleged", "reportedly") become a confirmation
   ("confirmed", "showed"): a claimant made an authority.
 """
 
-from typing import FrozenSet, List, Sequence, Set
+from dataclasses import dataclass
+from typing import FrozenSet, List, Optional, Sequence, Set
 
 from spacy.tokens import Span
 
@@ -25,8 +29,33 @@ def _speakers(claims: DocClaims, cues: Sequence[Span]) -> List[Span]:
     return [speaker for cue in cues for speaker in claims.speakers_of(cue)]
 
 
-def _speaker_keys(claims: DocClaims, speakers: Sequence[Span]) -> FrozenSet[int]:
-    return frozenset(claims.key(t) for s in speakers for t in s if t.is_alpha and not t.is_stop)
+@dataclass(frozen=True)
+class Speaker:
+    """A speaker phrase read for comparison: the content keys, the head (the last content word, before any
+    "of": "critic" of "a critic of the mayor") and whether the head is a name."""
+
+    span: Span
+    keys: FrozenSet[int]
+    head: int
+    named: bool
+
+
+def _speaker(claims: DocClaims, span: Span) -> Optional[Speaker]:
+    words = [t for t in span if t.is_alpha and not t.is_stop]
+    of = next((t.i for t in span if t.lower_ == "of"), None)
+    before_of = [t for t in words if of is None or t.i < of]
+    if not words:
+        return None
+    head = (before_of or words)[-1]
+    return Speaker(span, frozenset(claims.key(t) for t in words), claims.key(head), head.is_title or head.is_upper)
+
+
+def _same(a: Speaker, b: Speaker) -> bool:
+    """Whether two speaker phrases name one speaker: the same head, or one the other's name in full."""
+    if a.head == b.head:
+        return True
+    shorter, longer = sorted((a, b), key=lambda s: len(s.keys))
+    return shorter.keys <= longer.keys and longer.named and shorter.named
 
 
 def _stances(claims: DocClaims, cues: Sequence[Span]) -> Set[str]:
@@ -39,13 +68,14 @@ def check_sources(pair: Pair) -> List[Change]:
     if not source_cues or not memory_cues:
         return []
     evidence = pair.cue_evidence(source_cues, "source") + pair.cue_evidence(memory_cues, "memory")
-    source_speakers = _speakers(pair.source_claims, source_cues)
-    memory_speakers = _speakers(pair.memory_claims, memory_cues)
-    source_keys = _speaker_keys(pair.source_claims, source_speakers)
-    memory_keys = _speaker_keys(pair.memory_claims, memory_speakers)
-    if source_keys and memory_keys and not source_keys & memory_keys:
-        return [pair.change("changed_source", f"the source attributes this claim to {quoted(source_speakers)}; the "
-                            f"memory to {quoted(memory_speakers)}", evidence)]
+    source_speakers = [s for s in (_speaker(pair.source_claims, span) for span in
+                                   _speakers(pair.source_claims, source_cues)) if s is not None]
+    memory_speakers = [s for s in (_speaker(pair.memory_claims, span) for span in
+                                   _speakers(pair.memory_claims, memory_cues)) if s is not None]
+    if source_speakers and memory_speakers and not any(_same(a, b) for a in source_speakers for b in memory_speakers):
+        return [pair.change("changed_source", f"the source attributes this claim to "
+                            f"{quoted([s.span for s in source_speakers])}; the memory to "
+                            f"{quoted([s.span for s in memory_speakers])}", evidence)]
     source_stances = _stances(pair.source_claims, source_cues)
     memory_stances = _stances(pair.memory_claims, memory_cues)
     denied = (DENIAL in source_stances) != (DENIAL in memory_stances)

@@ -77,10 +77,10 @@ def _kinds(pair: Pair, label: str, what: str) -> List[Change]:
         return [pair.change("changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} ({said}); the "
                             f"memory as {'/'.join(sorted(memory_kinds))} "
                             f"({', '.join(repr(w.span.text) for w in memory)})", evidence)]
-    if label == "ERA":
+    if label == "ERA" and not time_cues(pair.memory_claims, pair.memory):
         return [pair.change("dropped_temporal_scope", f"the source {what} as {'/'.join(sorted(source_kinds))} "
                             f"({said}); the memory drops it", evidence)]
-    if time_cues(pair.memory_claims, pair.memory):
+    if label == "RELATION" and time_cues(pair.memory_claims, pair.memory):
         return [pair.change("changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} ({said}); the "
                             "memory keeps the time but not how the claim relates to it", evidence)]
     return []

@@ -176,7 +176,8 @@ def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
     changes = []
     if value.noun is not None:
         counted = [s for s in pool if s.noun == value.noun]
-        if counted and not any(same_quantity(s.quantity, q) for s in counted):
+        if counted and not any(same_quantity(s.quantity, q, approximate="about" in (value.bound, s.bound))
+                               for s in counted):
             return [pair.change("changed_value", f"the memory gives {q.surface!r} for what the source counts as "
                                 f"{', '.join(repr(s.quantity.surface) for s in counted)}: a value moved to "
                                 "another noun", values=described)]

@@ -53,10 +53,15 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
         for key in claim.keys:
             index.setdefault(key, []).append(n)
     alignments = []
+    by_words: Dict[str, List[Claim]] = {}
     for claim in memory:
         keys = claim.keys
-        if not keys:
-            alignments.append(Alignment(claim, (), 0.0))
+        if not keys:  # a claim with no content word ("unless it does") aligns only to a copy of itself
+            if not by_words and source:
+                for candidate in source:
+                    by_words.setdefault(_words(candidate), []).append(candidate)
+            copies = tuple(by_words.get(_words(claim), ()))
+            alignments.append(Alignment(claim, copies, 1.0 if copies else 0.0, bool(copies)))
             continue
         rare = [key for key in keys if 0 < len(index.get(key, ())) <= COMMON]
         if not rare:

@@ -97,7 +97,7 @@ class CompareComponent:
             for candidate in alignment.candidates:
                 aligned_to.setdefault(candidate.index, []).append(alignment.memory)
         changes: List[Change] = []
-        uncheckable = [excerpt(sentence) for sentence in memory_claims.unclaimed]
+        uncheckable = [excerpt(sentence) for sentence in _uncopied(memory_claims.unclaimed, source_claims)]
         for alignment in alignments:
             if not alignment.candidates:
                 uncheckable.append(alignment.memory.excerpt())
@@ -191,6 +191,19 @@ def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int)
             yield from pending.popleft().get()
 
 
+def _words(span) -> str:
+    return " ".join(token.lower_ for token in span if not (token.is_punct or token.is_space))
+
+
+def _uncopied(sentences, source: DocClaims) -> list:
+    """The memory sentences with no claim ("Said so.") that are not copies of a source sentence: a copy says
+    nothing the source does not; anything else cannot be checked."""
+    if not sentences:
+        return []
+    copies = {_words(sentence) for sentence in source.unclaimed}
+    return [sentence for sentence in sentences if _words(sentence) not in copies]
+
+
 def _weight(changes: Sequence[Change]) -> Tuple[int, int, int]:
     """How severe a set of changes is: rejections, then rewrites, then all."""
     types = [c.type for c in changes]
@@ -202,7 +215,8 @@ def _once(changes: Sequence[Change]) -> List[Change]:
     memory sentence is reported once."""
     seen, kept = set(), []
     for change in changes:
-        key = (change.type, change.message, change.memory.start_char, change.source.start_char if change.source else -1)
+        key = (change.type, change.message, change.memory_claim.start_char if change.memory_claim else -1,
+               change.source_claim.start_char if change.source_claim else -1)
         if change.type == "dropped_values":
             key = (change.type, change.memory.start_char, change.source.start_char if change.source else -1)
         if key not in seen:

@@ -86,20 +86,21 @@ def _asserted(pair: Pair) -> Optional[Claim]:
 
 
 def _compare_clauses(pair: Pair, source_cues, memory_cues) -> List[Change]:
-    """The memory's condition about something else the source says, or the same condition reversed."""
-    for cue in source_cues:
-        source = _opened(pair.source, cue)
-        if source is None:
+    """A memory condition that aligned to another thing the source says than the source claim's conditions, or
+    to one of them but reversed ("if the audit passes" -> "if the audit fails")."""
+    evidence = pair.cue_evidence(source_cues, "source") + pair.cue_evidence(memory_cues, "memory")
+    for cue in memory_cues:
+        memory = _opened(pair.memory, cue)
+        if memory is None:
             continue
-        for memory in (c for c in (_opened(pair.memory, m) for m in memory_cues) if c is not None):
-            evidence = pair.cue_evidence([cue], "source") + pair.cue_evidence(memory_cues, "memory")
-            elsewhere = [c for c in pair.source_claims.claims if memory in pair.aligned_to.get(c.index, [])]
-            if elsewhere and source not in elsewhere:
-                return [pair.change("changed_condition", f"the source's condition is {source.text!r}; the memory's "
-                                    f"({memory.text!r}) is another thing the source says ({elsewhere[0].text!r})",
-                                    evidence)]
-            if source in elsewhere and _reading(pair.source, cue)[1] != _reading(pair.memory, memory_cues[0])[1] \
-                    and _kind(pair.source, cue) == _kind(pair.memory, memory_cues[0]):
-                return [pair.change("changed_condition", f"the memory reverses the condition {source.text!r} "
+        aligned = [c for c in pair.source_claims.claims if memory in pair.aligned_to.get(c.index, [])]
+        own = [c for c in aligned if c in pair.source.conditions]
+        if aligned and not own:
+            return [pair.change("changed_condition", f"the memory's condition ({memory.text!r}) is another thing "
+                                f"the source says ({aligned[0].text!r}), not the source's condition", evidence)]
+        for condition in own:
+            source_cue = next(c for c in source_cues if condition.clause.start <= c.start < condition.clause.end)
+            if _reading(pair.source, source_cue) != _reading(pair.memory, cue):
+                return [pair.change("changed_condition", f"the memory reverses the condition {condition.text!r} "
                                     f"({memory.text!r})", evidence)]
     return []

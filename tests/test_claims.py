@@ -1,0 +1,176 @@
+"""The claim-level gate: clauses, binding, alignment, normalised matching, and its invariants as properties."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spacy_factwash import check, default_pipeline, inspect
+
+GATE = default_pipeline().get_pipe("factwash_compare")
+
+
+def claims_of(text):
+    return [(claim.kind, claim.text) for claim in GATE.claims(default_pipeline()(text)).claims]
+
+
+def bound(text, cue_text):
+    """The claims a cue of the text qualifies."""
+    doc = default_pipeline()(text)
+    claims = GATE.claims(doc)
+    return sorted(claim.text for claim in claims.claims for cues in claim.qualifiers.values() for cue in cues
+                  if cue.text == cue_text)
+
+
+# -- clauses and what each cue qualifies ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The budget was approved, not the hire.", [("claim", "The budget was approved"), ("claim", "not the hire.")]),
+    ("Alice was promoted, and the weather may turn.",
+     [("claim", "Alice was promoted"), ("claim", "and the weather may turn.")]),
+    ("The software has time tracking, a project suite, and automated backups.",
+     [("claim", "The software has time tracking, a project suite, and automated backups.")]),
+    ("If the audit passes, access is granted.", [("condition", "If the audit passes"), ("claim", "access is granted.")]),
+    ("Bob, who did not approve the budget, leads the team.",
+     [("claim", "Bob ... leads the team."), ("claim", "who did not approve the budget")]),
+])
+def test_a_sentence_splits_into_claims_at_clauses_not_at_list_commas(text, expected):
+    assert claims_of(text) == expected
+
+
+@pytest.mark.parametrize("text, cue, expected", [
+    ("Someone said Alice was promoted.", "said", ["Someone said Alice was promoted."]),
+    ("According to Bob, the build broke and the tests failed.", "According to",
+     ["the build broke and the tests failed."]),
+    ("The budget, Bob said, was cut.", "said", ["The budget ... was cut."]),
+    ("Alice has admin. Not sure though.", "Not sure", ["Alice has admin."]),
+    ("Alice was promoted, and the weather may turn.", "may", ["and the weather may turn."]),
+    ("If the audit passes, access is granted.", "If", ["access is granted."]),
+    ("If the audit passes, we proceed. Access is then granted.", "If", ["Access is then granted.", "we proceed."]),
+    ("The vendor might miss the deadline. Bob said so in a meeting.", "said",
+     ["Bob said so in a meeting.", "The vendor might miss the deadline."]),
+])
+def test_each_cue_qualifies_the_claims_it_scopes(text, cue, expected):
+    assert bound(text, cue) == expected
+
+
+def test_a_negation_in_a_comment_after_the_claim_negates_the_comment_not_the_claim():
+    assert bound("The launch might slip, but nobody has confirmed it.", "nobody") == []
+    assert bound("I don't think the launch will slip.", "n't") == ["I don't think the launch will slip."]
+
+
+def test_changes_name_the_claims_they_compared_with_offsets_in_both_texts():
+    source = "Bob leads the team. Someone said Carol falsified the data."
+    memory = "Carol, who falsified the data, runs the lab."
+    changes = [c for c in inspect(source, memory).changes if c.type == "dropped_attribution"]
+    change = next(c for c in changes if c.memory_claim.text == "who falsified the data")
+    assert memory[change.memory_claim.start_char:change.memory_claim.end_char] == "who falsified the data"
+    assert source[change.source_claim.start_char:change.source_claim.end_char] == (
+        "Someone said Carol falsified the data.")
+    assert change.memory.text == memory and change.source.text == "Someone said Carol falsified the data."
+
+
+# -- alignment --------------------------------------------------------------------------------------------
+
+
+def test_a_memory_claim_may_draw_on_several_source_sentences_each_checked_against_its_own():
+    report = inspect("Alice leads the Berlin team. Bob might move to the Paris office next spring.",
+                     "Alice leads the Berlin team, and Bob moves to the Paris office.")
+    assert [c.type for c in report.changes] == ["strengthened_certainty", "dropped_temporal_scope"]
+    assert all(c.source_claim.text.startswith("Bob might move") for c in report.changes)
+
+
+def test_an_exact_copy_of_any_source_sentence_passes_whatever_its_neighbours_say():
+    source = "The meeting is on Monday. Alice has admin. Not sure though. Alice has admin."
+    assert check(source, "Alice has admin.") == "pass"
+
+
+@pytest.mark.parametrize("memory", ["ALICE LEADS THE TEAM.", "alice leads the team.", "Alice leads the team.\n"])
+def test_case_and_trailing_whitespace_do_not_break_alignment(memory):
+    assert check("Alice leads the team.", memory) == "pass"
+
+
+# -- normalisation: a cue is found whatever bytes spell it, with offsets in the original text ---------------
+
+
+@pytest.mark.parametrize("memory", [
+    "ALICE DID NOT APPROVE IT.",
+    "Alice did n\u200bot approve it.",
+    "Alice did n\u043et approve it.",  # a Cyrillic o
+    "Alice did no\u00adt approve it.",  # a soft hyphen
+    "Alice did ｎｏｔ approve it.",  # full-width letters
+])
+def test_a_hidden_negation_is_still_a_negation(memory):
+    report = inspect("Alice approved it.", memory)
+    assert [c.type for c in report.changes] == ["reversed_polarity"]
+    [cue] = report.changes[0].cues
+    assert memory[cue.start_char:cue.end_char] == cue.text and cue.entry.startswith("negation:")
+
+
+def test_a_struck_through_word_is_read_as_struck_out():
+    assert check("Alice might win.", "Alice m\u0336i\u0336g\u0336h\u0336t\u0336 win.") == "rewrite"
+    assert check("The team won the final.", "The team l\u043est the final.") == "reject"
+    assert check("The disk holds 50 GB.", "The disk holds 5\u200b0 GB.") == "pass"
+
+
+def test_shouted_and_unicode_text_without_cues_costs_no_shadow_and_changes_nothing():
+    nlp = default_pipeline()
+    plain, shouted = nlp("NASA said the launch slipped."), nlp("The café opened.")
+    assert [c.text for c in plain.spans["factwash_cues"]] == ["said"]
+    assert list(shouted.spans["factwash_cues"]) == []
+
+
+# -- invariants ------------------------------------------------------------------------------------------
+
+WORDS = ["Alice", "said", "might", "not", "if", "the", "audit", "passes", "on", "Monday", "5", "GB", "about", "$",
+         "40", "never", "reportedly", "until", "Friday", ",", ".", ";", "and", "but", "which", "who", "no", "longer",
+         "former", "CEO", "at", "least", "rose", "fell", "%", "Not", "sure", "though", "I", "think", "according", "to",
+         "Bob", "(", ")", "—", "even", "unless", "because", "that", "it", "so", "is", "was", "team", "won", "lost",
+         "without", "ALICE", "NOT", "n\u200bot", "m\u0456ght", "\u00a0", "'", '"', "3:00", "pm", "2020", "June", "7",
+         "half", "a", "quarter", "million", "km", "between", "or", "more", "from", "-", "\n"]
+TEXTS = st.lists(st.sampled_from(WORDS), max_size=30).map(" ".join)
+WHITESPACE = st.sampled_from(["", " ", "\n", "\n\n", "\t "])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@SETTINGS
+@given(TEXTS, WHITESPACE)
+def test_any_text_gated_against_itself_passes(text, trailing):
+    report = inspect(text + trailing, text + trailing)
+    assert report.verdict == "pass" or (report.empty_memory and report.verdict == "uncheckable"), str(report)
+
+
+LAUNDERED = [  # (source, memory that drops the qualifier, the class of cue the memory must not borrow)
+    ("Alice might get admin access.", "Alice will get admin access", "HEDGE"),
+    ("Someone said the office will close.", "The office will close", "ATTRIBUTION"),
+    ("Bob did not approve the budget.", "Bob approved the budget", "NEGATION"),
+    ("As of Monday, Alice leads the team.", "Alice leads the team", "TEMPORAL"),
+    ("Access is granted if the audit passes.", "Access is granted", "CONDITIONAL"),
+]
+UNRELATED = {  # clauses about something else, each holding a cue of one class
+    "HEDGE": ["and the weather may turn", "but lunch might be late", "which is possibly good news"],
+    "ATTRIBUTION": ["and Bob said lunch is at noon", "but according to Carol the canteen is closed"],
+    "NEGATION": ["and the printer does not work", "but nobody asked Carol"],
+    "TEMPORAL": ["and the canteen closed on Friday", "but the printer broke last week"],
+    "CONDITIONAL": ["and the canteen opens if it rains", "but the printer works unless it jams"],
+}
+
+
+@SETTINGS
+@given(st.sampled_from(LAUNDERED), st.data(), st.sampled_from([", ", "; ", " — "]))
+def test_an_unrelated_clause_with_a_cue_never_turns_a_flag_into_pass(laundered, data, joint):
+    source, memory, label = laundered
+    assert check(source, memory + ".") != "pass"
+    clause = data.draw(st.sampled_from(UNRELATED[label]))
+    assert check(source, memory + joint + clause + ".") != "pass"
+
+
+SENTENCES = ["Someone said Alice was promoted.", "Bob might leave in June.", "The cluster has 4,500 nodes.",
+             "If the audit passes, access is granted.", "Carol did not sign the contract.",
+             "As of Monday, the office is closed.", "Revenue rose 5% to $2 billion.", "Alice has admin. Not sure though."]
+
+
+@SETTINGS
+@given(st.permutations(SENTENCES), st.sampled_from(SENTENCES))
+def test_reordering_the_source_never_changes_the_verdict_of_an_exact_copy(order, memory):
+    assert check(" ".join(order), memory) == check(" ".join(SENTENCES), memory) == "pass"

@@ -8,7 +8,7 @@ survive: not overlapping an exclusion, accepted by the class's own rule
 survivors become Span objects, in the component.
 """
 
-from typing import ClassVar, List, NamedTuple, Optional, Sequence
+from typing import ClassVar, List, NamedTuple, Optional, Sequence, Set
 
 from spacy.tokens import Doc, Span, Token
 
@@ -25,17 +25,16 @@ class Match(NamedTuple):
     key: int
 
 
-def overlaps(a, b) -> bool:
-    """Whether two token ranges (anything with ``start`` and ``end``) share a token."""
-    return a.start < b.end and b.start < a.end
-
-
 def longest_first(matches: Sequence[Match]) -> List[Match]:
-    """Non-overlapping matches, preferring the longest and then the earliest (as spaCy's filter_spans)."""
+    """Non-overlapping matches, preferring the longest and then the earliest (as spaCy's filter_spans); the
+    tokens already taken are kept in a set, so this is linear in the matches' length, not quadratic."""
     kept: List[Match] = []
+    taken: Set[int] = set()
     for match in sorted(matches, key=lambda m: (m.start - m.end, m.start)):
-        if not any(overlaps(match, other) for other in kept):
+        tokens = range(match.start, match.end)
+        if taken.isdisjoint(tokens):
             kept.append(match)
+            taken.update(tokens)
     kept.sort()
     return kept
 
@@ -68,9 +67,6 @@ class CueDetector:
 
     def resolve(self, doc: Doc, cues: Sequence[Match], exclusions: Sequence[Match]) -> List[Match]:
         """Drop excluded and rejected candidates, then keep the longest of overlapping cues."""
-        kept = [
-            cue
-            for cue in cues
-            if not any(overlaps(cue, excluded) for excluded in exclusions) and self.keep(doc, cue)
-        ]
+        excluded = {i for exclusion in exclusions for i in range(exclusion.start, exclusion.end)}
+        kept = [cue for cue in cues if excluded.isdisjoint(range(cue.start, cue.end)) and self.keep(doc, cue)]
         return longest_first(kept) if len(kept) > 1 else kept

@@ -28,7 +28,7 @@ sentence that it is not bound to.
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from bisect import bisect_right
 from functools import lru_cache
 from pathlib import Path
@@ -100,15 +100,16 @@ class TokenView:
     lower: List[int]
     punct: List[bool]
     plain: List[bool]
+    number: List[bool]
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
         if not len(doc):
-            return cls([], [], [], [])
+            return cls([], [], [], [], [])
         function = clause_words().function
         rows = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE]).tolist()
         return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
-                   [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows])
+                   [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows], [bool(r[3]) for r in rows])
 
 
 @dataclass(frozen=True)
@@ -214,7 +215,7 @@ class _Unit:
 
 
 def _kind(view: TokenView, piece: _Piece, marked: Sequence[bool], conditions: FrozenSet[int]) -> str:
-    if any(piece.start <= i < min(piece.end, piece.start + 2) for i in conditions):
+    if piece.start in conditions or (piece.start + 1 < piece.end and piece.start + 1 in conditions):
         return CONDITION
     return CLAIM if _has_content(view, piece.start, piece.end, marked) else FRAME
 
@@ -297,41 +298,66 @@ def segment(view: TokenView, sentence: Span, index: int, marked: Sequence[bool],
 
 def _breaks_before(clause: Clause) -> bool:
     """Whether a semicolon, colon, dash, bracket or contrastive word separates a clause from the one before it."""
-    return clause.hard_before or clause.opener in clause_words().contrastive
+    return clause.hard_before or get_string_id(clause.opener) in clause_words().contrastive
 
 
-def _bound_frame(clauses: Sequence[Clause], at: int) -> List[int]:
-    """The clauses (indices into one sentence's ``clauses``) that the frame at ``at`` qualifies.
+class Nearest:
+    """For each clause of one sentence, the nearest claim (and the nearest claim or condition) before and after
+    it: worked out in two passes, so binding every cue of a long sentence stays linear."""
 
-    A frame before every claim of the sentence scopes the claims that follow, up to a break; one after them, the
-    claims before it back to a break; one between claims, the claim after it when it opens with a coordinator or
-    after a break ("..., and Bob said the hire is off"), else the claim before it (a parenthetical: "..., Bob
-    said, ...").
+    def __init__(self, clauses: Sequence[Clause]) -> None:
+        self.claim_before = self._pass(clauses, range(len(clauses)), (CLAIM,))
+        self.claim_after = self._pass(clauses, range(len(clauses) - 1, -1, -1), (CLAIM,))
+        self.statement_after = self._pass(clauses, range(len(clauses) - 1, -1, -1), (CLAIM, CONDITION))
+
+    @staticmethod
+    def _pass(clauses: Sequence[Clause], order, kinds) -> List[Optional[int]]:
+        nearest: List[Optional[int]] = [None] * len(clauses)
+        seen: Optional[int] = None
+        for n in order:
+            nearest[n] = seen
+            if clauses[n].kind in kinds:
+                seen = n
+        return nearest
+
+
+def _bound_frame(clauses: Sequence[Clause], nearest: Nearest, at: int) -> List[int]:
+    """The claims (indices into one sentence's ``clauses``) that the frame at ``at`` qualifies; conditions are
+    qualified through the claim they govern, never on their own.
+
+    A frame before every claim of the sentence scopes the claims that follow, up to a break or the next frame;
+    one after them, the claims before it back to a break or a frame; one between claims, the claim after it when
+    it opens with a coordinator or after a break ("..., and Bob said the hire is off"), else the claim before it
+    (a parenthetical: "..., Bob said, ...").
     """
     frame = clauses[at]
-    before = [n for n in range(at) if clauses[n].kind == CLAIM]  # a condition is qualified through the claim it
-    after = [n for n in range(at + 1, len(clauses)) if clauses[n].kind == CLAIM]  # governs, never on its own
-    if after and (not before or frame.opener in clause_words().coordinators or _breaks_before(frame)):
-        bound = [after[0]]
-        bound += [n for n in after[1:] if not any(_breaks_before(clauses[m]) for m in after[1:] if m <= n)]
+    previous, following = nearest.claim_before[at], nearest.claim_after[at]
+    introduces = get_string_id(frame.opener) in clause_words().coordinators or _breaks_before(frame)
+    if following is not None and (previous is None or introduces):
+        bound, n = [following], following + 1
+        while n < len(clauses) and clauses[n].kind != FRAME and not _breaks_before(clauses[n]):
+            if clauses[n].kind == CLAIM:
+                bound.append(n)
+            n += 1
         return bound
-    if after:
-        return [before[-1]]
-    bound = []
-    for n in reversed(before):
-        bound.append(n)
+    if following is not None:
+        return [previous]
+    bound, n = [], at - 1
+    while n >= 0 and clauses[n].kind != FRAME:
+        if clauses[n].kind == CLAIM:
+            bound.append(n)
         if _breaks_before(clauses[n]):
             break
+        n -= 1
     return sorted(bound)
 
 
-def _condition_governs(clauses: Sequence[Clause], at: int) -> List[int]:
+def _condition_governs(nearest: Nearest, at: int) -> List[int]:
     """The claim a condition clause governs: the next claim for a condition that comes first, else the one before."""
-    before = [n for n in range(at) if clauses[n].kind == CLAIM]
-    after = [n for n in range(at + 1, len(clauses)) if clauses[n].kind == CLAIM]
-    if not before and after:
-        return [after[0]]
-    return [before[-1]] if before else []
+    previous, following = nearest.claim_before[at], nearest.claim_after[at]
+    if previous is None and following is not None:
+        return [following]
+    return [previous] if previous is not None else []
 
 
 @dataclass
@@ -341,16 +367,25 @@ class DocClauses:
     sentences: List[List[Clause]]
     sentence_starts: List[int]
     view: TokenView
+    _owners: Dict[int, Dict[int, int]] = field(default_factory=dict, repr=False)
+    _nearest: Dict[int, Nearest] = field(default_factory=dict, repr=False)
+
+    def nearest(self, s: int) -> Nearest:
+        """The nearest claims around each clause of sentence ``s`` (worked out once per sentence)."""
+        if s not in self._nearest:
+            self._nearest[s] = Nearest(self.sentences[s])
+        return self._nearest[s]
 
     def locate(self, token_index: int) -> Optional[Tuple[int, int]]:
         """The (sentence, clause) holding a token, or None (punctuation between clauses)."""
         s = bisect_right(self.sentence_starts, token_index) - 1
         if s < 0:
             return None
-        for n, clause in enumerate(self.sentences[s]):
-            if clause.holds(token_index):
-                return s, n
-        return None
+        if s not in self._owners:  # token -> clause, worked out once per sentence
+            self._owners[s] = {i: n for n, clause in enumerate(self.sentences[s])
+                               for start, end in clause.ranges for i in range(start, end)}
+        n = self._owners[s].get(token_index)
+        return None if n is None else (s, n)
 
     def bind(self, cue: Span) -> List[Tuple[int, int]]:
         """The (sentence, clause) pairs a cue qualifies."""
@@ -358,16 +393,16 @@ class DocClauses:
         if found is None:
             return []
         s, at = found
-        clauses = self.sentences[s]
+        clauses, nearest = self.sentences[s], self.nearest(s)
         clause = clauses[at]
         if clause.kind == CONDITION and cue.label_ == "CONDITIONAL" and cue.start < clause.start + 2:
-            return [(s, n) for n in _condition_governs(clauses, at)] + self._continued(s + 1)
+            return [(s, n) for n in _condition_governs(nearest, at)] + self._continued(s + 1)
         if clause.kind != FRAME:
             return [(s, at)] + (self._comment(s) if cue.label_ == "ATTRIBUTION" and self._reports_back(cue) else [])
-        if cue.label_ == "NEGATION" and not any(c.kind != FRAME for c in clauses[at + 1:]):
+        if cue.label_ == "NEGATION" and nearest.statement_after[at] is None:
             return []  # a negation in a comment after the claim ("..., but nobody has confirmed it") negates the comment
-        if any(c.kind != FRAME for c in clauses):
-            return [(s, n) for n in _bound_frame(clauses, at)]
+        if nearest.claim_after[at] is not None or nearest.claim_before[at] is not None:
+            return [(s, n) for n in _bound_frame(clauses, nearest, at)]
         return self._comment(s)
 
     def _reports_back(self, cue: Span) -> bool:
@@ -422,8 +457,8 @@ def doc_clauses(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span],
 
 
 def scope_spans(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span]) -> List[Span]:
-    """For every cue, the clauses it qualifies as spans: label the cue's class, ``kb_id`` the cue's link
-    (``cue:START-END``), ``id`` the cue's lexicon entry.
+    """For every cue, the clauses it qualifies as spans, sorted by start: label the cue's class, ``kb_id`` the
+    cue's link (``cue:START-END``), ``id`` the cue's lexicon entry.
 
     Only the sentences holding a cue, and their neighbours (a comment sentence reaches one sentence back or
     forward), are segmented, so a long Doc with few cues costs little.
@@ -440,4 +475,4 @@ def scope_spans(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span]) -> Lis
         for s, n in clauses.bind(cue):
             for start, end in clauses.sentences[s][n].ranges:
                 scopes.append(Span(doc, start, end, label=cue.label_, kb_id=link, span_id=cue.id_))
-    return scopes
+    return sorted(scopes, key=lambda scope: (scope.start, scope.end))

@@ -43,18 +43,52 @@ def source_link(cue: Span) -> str:
     return f"cue:{cue.start}-{cue.end}"
 
 
+def _first_at(group, start: int) -> int:
+    """The index of the first span of a group (sorted by start) starting at or after token ``start``."""
+    lo, hi = 0, len(group)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if group[mid].start < start:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def spans_within(container, spans_key: str) -> List[Span]:
-    """Spans of the group ``spans_key`` whose tokens lie inside a Doc or Span, in text order."""
+    """Spans of the group ``spans_key`` whose tokens lie inside a Doc or Span, in text order.
+
+    The factwash components write their groups sorted by start, so the spans inside a Span are found by
+    bisection (a pipeline reading every sentence's flags stays linear in the Doc's length).
+    """
     doc = container if isinstance(container, Doc) else container.doc
     if spans_key not in doc.spans:
         return []
+    group = doc.spans[spans_key]
     if isinstance(container, Doc):
-        return sorted(doc.spans[spans_key], key=lambda s: (s.start, s.end))
-    start, end = container.start, container.end
-    return sorted(
-        (s for s in doc.spans[spans_key] if s.start >= start and s.end <= end),
-        key=lambda s: (s.start, s.end),
-    )
+        return list(group)
+    found = []
+    for i in range(_first_at(group, container.start), len(group)):
+        span = group[i]
+        if span.start >= container.end:
+            break
+        if span.end <= container.end:
+            found.append(span)
+    return found
+
+
+def _in_scope(container: Span, label: str, scopes_key: str) -> bool:
+    """Whether a Span lies inside the scope of a cue of one class: scopes are clause pieces, written sorted by
+    start, so only those starting in the container's sentence before it are read."""
+    group = container.doc.spans[scopes_key]
+    sentence_start = container[0].sent.start if len(container) and container.doc.has_annotation("SENT_START") else 0
+    for i in range(_first_at(group, container.start + 1) - 1, -1, -1):
+        scope = group[i]
+        if scope.start < sentence_start:
+            break
+        if scope.label_ == label and scope.start <= container.start and container.end <= scope.end:
+            return True
+    return False
 
 
 def _flag_getter(label: str, spans_key: str, scopes_key: str) -> Callable:
@@ -63,8 +97,7 @@ def _flag_getter(label: str, spans_key: str, scopes_key: str) -> Callable:
             return True
         if isinstance(container, Doc) or scopes_key not in container.doc.spans:
             return False
-        return any(scope.label_ == label and scope.start <= container.start and container.end <= scope.end
-                   for scope in container.doc.spans[scopes_key])
+        return _in_scope(container, label, scopes_key)
 
     return getter
 

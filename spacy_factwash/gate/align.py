@@ -10,19 +10,19 @@ memory claim at least ``MERGED`` content keys (and the threshold's share)
 that the best ones do not: a memory claim that merged two source claims
 answers to both. Nothing depends on the order of the source.
 
-Candidates come from an inverted index of the source's keys: a key that
-more than ``COMMON`` source claims share is used to score candidates but not
-to find them (unless the memory claim has no rarer key), so aligning is
-linear in the length of both texts.
+Candidates come from an inverted index of the source's keys, rarest key
+first, until about ``CANDIDATES`` source claims are in hand (a memory claim
+whose every key is common, or a source that repeats one sentence a thousand
+times, is scored against the first of them), so aligning is linear in the
+length of both texts.
 """
 
-from collections import Counter
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Sequence, Set, Tuple
 
 from .claims import Claim
 
-COMMON = 2000
+CANDIDATES = 256
 MERGED = 2  # content keys a second source claim must add, beyond the best one's, to count as merged in
 
 
@@ -42,10 +42,6 @@ class Alignment:
         return self.candidates[0] if self.candidates else None
 
 
-def _words(claim: Claim) -> str:
-    return " ".join(token.lower_ for token in claim.tokens() if not (token.is_punct or token.is_space))
-
-
 def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) -> List[Alignment]:
     """Each memory claim with its best source claims, or none under the threshold."""
     index: Dict[int, List[int]] = {}
@@ -59,38 +55,32 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
         if not keys:  # a claim with no content word ("unless it does") aligns only to a copy of itself
             if not by_words and source:
                 for candidate in source:
-                    by_words.setdefault(_words(candidate), []).append(candidate)
-            copies = tuple(by_words.get(_words(claim), ()))
+                    by_words.setdefault(candidate.wording, []).append(candidate)
+            copies = tuple(by_words.get(claim.wording, ()))
             alignments.append(Alignment(claim, copies, 1.0 if copies else 0.0, bool(copies)))
             continue
-        rare = [key for key in keys if 0 < len(index.get(key, ())) <= COMMON]
-        if not rare:
-            known = [key for key in keys if key in index]
-            rare = [min(known, key=lambda k: len(index[k]))] if known else []
-        found: Counter = Counter()
-        for key in rare:
-            found.update(index[key])
+        found: Set[int] = set()
+        for key in sorted((k for k in keys if k in index), key=lambda k: len(index[k])):
+            if found and len(found) + len(index[key]) > CANDIDATES:
+                break
+            found.update(index[key][:CANDIDATES])
         best: List[Tuple[Tuple[float, int, float], int]] = []
-        words = None
         for n in found:
             shared = len(keys & source[n].keys)
             score = shared / len(keys)
             if score < threshold:
                 continue
-            if words is None:
-                words = _words(claim)
-            exact = int(_words(source[n]) == words)
-            rank = (score, exact, shared / len(keys | source[n].keys))
+            rank = (score, int(source[n].wording == claim.wording), shared / len(keys | source[n].keys))
             best.append((rank, n))
         if not best:
             alignments.append(Alignment(claim, (), max((len(keys & source[n].keys) / len(keys) for n in found),
                                                         default=0.0)))
             continue
         top = max(rank for rank, _ in best)
-        tied = [n for rank, n in sorted(best, key=lambda item: item[1]) if rank == top]
+        tied = {n for rank, n in best if rank == top}
         covered = frozenset().union(*(source[n].keys for n in tied)) & keys
-        merged = [n for rank, n in best if n not in tied
-                  and len((keys & source[n].keys) - covered) >= max(MERGED, threshold * len(keys))]
-        candidates = tuple(source[n] for n in sorted(tied + merged))
+        merged = {n for rank, n in best if n not in tied
+                  and len((keys & source[n].keys) - covered) >= max(MERGED, threshold * len(keys))}
+        candidates = tuple(source[n] for n in sorted(tied | merged))
         alignments.append(Alignment(claim, candidates, top[0], bool(top[1]) and not merged))
     return alignments

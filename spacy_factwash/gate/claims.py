@@ -13,7 +13,9 @@ another claim holds under (kind ``condition``). It carries
 - its words: the gate's word-list matches inside it (``words.py``).
 """
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.attrs import IS_CURRENCY, LIKE_NUM, LOWER
@@ -44,6 +46,7 @@ class Claim:
     qualifiers: Dict[str, List[Span]] = field(default_factory=dict)
     conditions: List["Claim"] = field(default_factory=list)
     words: List[Word] = field(default_factory=list)
+    strength: Optional[object] = None  # the claim's strength, once a check has read it (checks/strength.py)
 
     def __post_init__(self) -> None:
         self.keys: FrozenSet[int] = frozenset(self.key_at.values())
@@ -65,10 +68,21 @@ class Claim:
         last = self.doc[self.clause.end - 1]
         return last.idx + len(last)
 
-    @property
+    @cached_property
     def text(self) -> str:
         """The claim's words, its pieces joined (a frame or clause that interrupts it left out)."""
         return " ... ".join(piece.text for piece in self.pieces)
+
+    @cached_property
+    def signature(self) -> tuple:
+        """What makes two claims give the same changes: words, bound qualifiers (by entry) and conditions."""
+        qualifiers = tuple(sorted((label, tuple(c.id_ for c in cues)) for label, cues in self.qualifiers.items()))
+        return self.wording, qualifiers, tuple(c.wording for c in self.conditions)
+
+    @cached_property
+    def wording(self) -> str:
+        """The claim's words in lower case, punctuation left out: what makes two claims copies."""
+        return " ".join(t.lower_ for t in self.tokens() if not (t.is_punct or t.is_space))
 
     def excerpt(self) -> Excerpt:
         """The claim as evidence: its pieces' words and the offsets of the stretch they cover."""
@@ -169,15 +183,43 @@ class DocClaims:
     def __post_init__(self) -> None:
         for claim in self.claims:
             self.by_sentence.setdefault(claim.clause.sentence, []).append(claim)
+        self._speakers: Dict[str, List[Span]] = {}
+        for speaker in self.speakers:
+            self._speakers.setdefault(speaker.kb_id_, []).append(speaker)
+        self._words_at: Dict[int, List[Word]] = {}
+        for word in self.words:
+            for i in range(word.span.start, word.span.end):
+                self._words_at.setdefault(i, []).append(word)
+
+    def has_numbers(self, sentence: int) -> bool:
+        """Whether a sentence (by index) holds a number-like token (worked out once per sentence)."""
+        found = self.cache.setdefault("has_numbers", {})
+        if sentence not in found:
+            sentences = self.clauses.sentence_starts + [len(self.doc)]
+            found[sentence] = any(self.clauses.view.number[sentences[sentence]:sentences[sentence + 1]])
+        return found[sentence]
+
+    def cues_in(self, span: Span, label: str) -> List[Span]:
+        """The cues of one class that start inside a span (the cue group is sorted by start: bisection)."""
+        if "cue_starts" not in self.cache:
+            self.cache["cue_starts"] = [cue.start for cue in self.cues]
+        starts = self.cache["cue_starts"]
+        at = bisect_left(starts, span.start)
+        found = []
+        while at < len(self.cues) and self.cues[at].start < span.end:
+            if self.cues[at].label_ == label:
+                found.append(self.cues[at])
+            at += 1
+        return found
 
     def speakers_of(self, cue: Span) -> List[Span]:
         """The speaker spans an attribution cue names (linked by ``kb_id``)."""
-        link = source_link(cue)
-        return [speaker for speaker in self.speakers if speaker.kb_id_ == link]
+        return self._speakers.get(source_link(cue), [])
 
     def words_at(self, span: Span, label: str) -> List[Word]:
         """The gate words of one kind that overlap a span (a cue in a frame, outside every claim)."""
-        return [w for w in self.words if w.label == label and w.span.start < span.end and span.start < w.span.end]
+        found = {id(w): w for i in range(span.start, span.end) for w in self._words_at.get(i, []) if w.label == label}
+        return list(found.values())
 
 
 def _marked(doc: Doc, spans: Sequence[Span]) -> List[bool]:

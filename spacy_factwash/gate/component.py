@@ -71,15 +71,15 @@ class CompareComponent:
         return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow))
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
-                      aligned_to: Dict[int, List]) -> List[Change]:
+                      aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence]) -> List[Change]:
         """The checks on a memory claim and its best source claims. Tied exact copies of the memory claim: the
         copy that leaves the fewest rejections, then rewrites (the memory copies that one faithfully). Tied
         claims the memory claim merged: every one of them, since the memory answers for all it took."""
         version = memory.doc.user_data.get(LEXICON_VERSION_KEY) or source.doc.user_data.get(LEXICON_VERSION_KEY)
         found = []
-        for candidate in alignment.candidates:
+        for candidate in _distinct(alignment.candidates):
             pair = Pair(alignment.memory, candidate, version, self.words.version, source, memory, aligned_to,
-                        self.min_source_values, alignment.candidates)
+                        aligned_from, self.min_source_values, alignment.candidates)
             found.append([c for check in CHECKS for c in check(pair) if c.type not in self.disabled])
         if alignment.exact:
             return min(found, key=_weight)
@@ -96,13 +96,14 @@ class CompareComponent:
         for alignment in alignments:
             for candidate in alignment.candidates:
                 aligned_to.setdefault(candidate.index, []).append(alignment.memory)
+        aligned_from = {alignment.memory.index: alignment.candidates for alignment in alignments}
         changes: List[Change] = []
         uncheckable = [excerpt(sentence) for sentence in _uncopied(memory_claims.unclaimed, source_claims)]
         for alignment in alignments:
             if not alignment.candidates:
                 uncheckable.append(alignment.memory.excerpt())
                 continue
-            changes.extend(self._pair_changes(alignment, source_claims, memory_claims, aligned_to))
+            changes.extend(self._pair_changes(alignment, source_claims, memory_claims, aligned_to, aligned_from))
         changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
@@ -189,6 +190,17 @@ def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int)
                 yield from pending.popleft().get()
         while pending:
             yield from pending.popleft().get()
+
+
+def _distinct(candidates: Sequence) -> List:
+    """Tied source claims less repeats: copies with the same words, qualifiers and conditions give the same
+    changes, so one of each is checked (a source that repeats a sentence a thousand times costs one check)."""
+    seen, kept = set(), []
+    for claim in candidates:
+        if claim.signature not in seen:
+            seen.add(claim.signature)
+            kept.append(claim)
+    return kept
 
 
 def _words(span) -> str:

@@ -154,8 +154,13 @@ def claim_strength(
             f"claim_strength: the Doc has no span group {spans_key!r}; add the factwash_strength component "
             "to the pipeline (nlp.add_pipe('factwash_strength'))"
         )
+    return strength_of_cues(doc, spans_within(span, spans_key), modal_reach)
+
+
+def strength_of_cues(doc: Doc, cues: Sequence[Span], modal_reach: Optional[int] = None) -> Strength:
+    """The strength the ``factwash_strength`` cue spans of one claim set (for a caller that found them itself)."""
     if modal_reach is None:
         modal_reach = doc.user_data.get(MODAL_REACH_KEY, DEFAULT_MODAL_REACH)
-    label, cues, reason = decide(spans_within(span, spans_key), modal_reach)
+    label, cues, reason = decide(cues, modal_reach)
     version: Optional[str] = doc.user_data.get(STRENGTH_VERSION_KEY)
     return Strength(label, tuple(StrengthCue.of(c) for c in cues), reason, version or "unknown")

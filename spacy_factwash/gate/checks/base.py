@@ -20,8 +20,10 @@ class Pair:
     words_version: str
     source_claims: DocClaims
     memory_claims: DocClaims
-    # memory claims by the index of the source claim they aligned to, for the checks that look across claims
+    # memory claims by the index of the source claim they aligned to, and source claims by the index of the
+    # memory claim aligned to them, for the checks that look across claims
     aligned_to: Dict[int, List[Claim]] = field(default_factory=dict)
+    aligned_from: Dict[int, Sequence[Claim]] = field(default_factory=dict)
     min_source_values: int = 2
     # every source claim the memory claim aligned to (tied for best); ``source`` is one of them
     candidates: Sequence[Claim] = ()

@@ -93,7 +93,7 @@ def _compare_clauses(pair: Pair, source_cues, memory_cues) -> List[Change]:
         memory = _opened(pair.memory, cue)
         if memory is None:
             continue
-        aligned = [c for c in pair.source_claims.claims if memory in pair.aligned_to.get(c.index, [])]
+        aligned = list(pair.aligned_from.get(memory.index, ()))
         own = [c for c in aligned if c in pair.source.conditions]
         if aligned and not own:
             return [pair.change("changed_condition", f"the memory's condition ({memory.text!r}) is another thing "

@@ -10,7 +10,8 @@ run and the gate declares it in ``not_checked``.
 
 from typing import List
 
-from ...strength.claim import STRENGTH_KEY, Strength, claim_strength, strengthened
+from ...cues.extensions import spans_within
+from ...strength.claim import STRENGTH_KEY, Strength, strength_of_cues, strengthened
 from ..claims import Claim
 from ..report import Change, Cue
 from .base import Pair
@@ -22,8 +23,11 @@ def runs_on(pair: Pair) -> bool:
 
 
 def strength_of(claim: Claim) -> Strength:
-    """The strength of a claim, read over the stretch its pieces cover."""
-    return claim_strength(claim.doc[claim.clause.start:claim.clause.end])
+    """The strength of a claim, read over the stretch its pieces cover (worked out once per claim)."""
+    if claim.strength is None:
+        stretch = claim.doc[claim.clause.start:claim.clause.end]
+        claim.strength = strength_of_cues(claim.doc, spans_within(stretch, STRENGTH_KEY))
+    return claim.strength
 
 
 def _evidence(strength: Strength, side: str) -> List[Cue]:

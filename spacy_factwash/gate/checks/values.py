@@ -78,7 +78,7 @@ def sentence_values(claims: DocClaims, claim: Claim) -> List[Value]:
     if index in cache:
         return cache[index]
     sentence, doc, key = claim.sentence, claim.doc, claims.key
-    times = [c for c in claims.cues if c.label_ == "TEMPORAL" and sentence.start <= c.start < sentence.end]
+    times = claims.cues_in(sentence, "TEMPORAL")
     words = [w for other in claims.by_sentence.get(index, []) for w in other.words]
     bounds = [(w.span.start, w.span.end, w.entry.value or "about") for w in words if w.label in ("BOUND", "APPROXIMATOR")]
     found = []
@@ -120,7 +120,7 @@ def time_cues(claims: DocClaims, claim: Claim) -> List[Span]:
     """The TEMPORAL cues bound to a claim that say when it held: a cue word inside a value is part of the value
     ("hours" of "2 hours", "quarter" of "a quarter"), not a time."""
     cues = claim.cues("TEMPORAL")
-    if not cues or not any(token.like_num for token in claim.sentence) and not claim.words_of("FRACTION"):
+    if not cues or not claims.has_numbers(claim.clause.sentence) and not claim.words_of("FRACTION"):
         return cues
     values = sentence_values(claims, claim)
     return [c for c in cues if not any(v.quantity.start_char <= c.start_char and c.end_char <= v.quantity.end_char

@@ -17,6 +17,7 @@ FRANK = "frank-table"
 AUTHORITY = "authority-table"
 BENCH = "bench-table"
 MODEL_COST = "model-cost-table"
+SCOPE = "scope-table"
 
 
 def _markers(name: str):

@@ -4,6 +4,7 @@ import os
 import xml.etree.ElementTree as ET
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 import spacy
@@ -17,8 +18,12 @@ from spacy_factwash.cues.scope import STYLES, narrowed_scope_spans
 from spacy_factwash.evaluation import bioscope, cdsco
 from spacy_factwash.evaluation.gold import GoldScope, GoldText
 from spacy_factwash.evaluation.inline_xml import flatten
-from spacy_factwash.evaluation.scope import (CEILING, GOLD, PREDICTED, RESOLVERS, ScopeCounts, in_convention,
-                                             punctuation, score_doc, scope_doc, scope_pipeline)
+from spacy_factwash.evaluation.readme import SCOPE, extract_table, replace_table, table_drift
+from spacy_factwash.evaluation.scope import (CEILING, GOLD, PREDICTED, RESOLVERS, ScopeCounts, evaluate,
+                                             in_convention, markdown_table, punctuation, score_doc, scope_doc,
+                                             scope_pipeline)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # -- gold scopes as the corpora annotate them ---------------------------------------------------
 
@@ -264,3 +269,44 @@ def test_a_modifier_scopes_its_noun_phrase_on_a_parse_but_the_clause_without_one
     without = dict(_scopes(nlp(text), "bioscope"))["putative"]
     assert without == "putative binding site for the factor in the promoter of the gene"
     assert with_parse.startswith("putative binding site") and len(with_parse) < len(without)
+
+
+# -- the README's scope table is the measured one --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def measured_scope_table(corpora):
+    """The test-half scope table, measured now (without a parser, as the README's is)."""
+    return markdown_table(evaluate(corpora, "test", ROOT / "training" / "splits"))
+
+
+@pytest.mark.corpus
+def test_readme_scope_table_is_the_measured_table(measured_scope_table):
+    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), SCOPE), measured_scope_table)
+    assert drift == [], "README scope table drifted from the measurement:\n" + "\n".join(drift)
+
+
+@pytest.mark.corpus
+def test_scope_guard_names_a_perturbed_figure(measured_scope_table):
+    row = next(line for line in measured_scope_table.splitlines() if line.startswith("| CD-SCO | negation | gold |"))
+    cells = row.split("|")
+    cells[10] = " 0.99 "  # narrowed PCS
+    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"),
+                           measured_scope_table.replace(row, "|".join(cells)), SCOPE)
+    drift = table_drift(extract_table(readme, SCOPE), measured_scope_table)
+    assert len(drift) == 1 and drift[0].startswith("CD-SCO / negation / gold / narrowed PCS: README says 0.99")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--half", "dev", "--readme", "README.md"], "--readme writes the README's table: the test half, without --parser"),
+    (["--half", "test", "--readme", "README.md", "--parser", "somewhere"], "--readme writes the README's table"),
+    (["--half", "train"], "--half must be dev or test"),
+    (["--half", "dev", "--parser", "/no/such/pipeline"], "/no/such/pipeline: no such pipeline folder"),
+])
+def test_scope_eval_refuses_what_it_cannot_do_in_one_line(args, message):
+    from typer.testing import CliRunner
+
+    from spacy_factwash.cli import app
+
+    result = CliRunner().invoke(app, ["scope-eval"] + args)
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output

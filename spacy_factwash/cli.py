@@ -690,6 +690,37 @@ def gate_eval(
         _write_readme_table(readme, table, GATE_CORPUS)
 
 
+@app.command("scope-eval")
+def scope_eval(
+    half: str = typer.Option("dev", "--half", help="dev (choose rules here) or test (only reported)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    parser: Optional[Path] = typer.Option(None, "--parser", help="A spaCy pipeline with a dependency parser (a "
+                                                                   "folder): score the scope rules on its parse."),
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README (test "
+                                                                   "half, no --parser: the table the README holds)."),
+) -> None:
+    """Score cue scope on BioScope and CD-SCO: scope tokens P/R/F1 and PCS, given gold cues and end to end."""
+    from .evaluation.readme import SCOPE
+    from .evaluation.scope import evaluate as evaluate_scope
+    from .evaluation.scope import markdown_table
+
+    if half not in ("dev", "test"):
+        _fail("--half must be dev or test")
+    if readme is not None and (half != "test" or parser is not None):
+        _fail("--readme writes the README's table: the test half, without --parser")
+    if parser is not None and not parser.is_dir():
+        _fail(f"{parser}: no such pipeline folder")
+    try:
+        result = evaluate_scope(_corpora_root(corpora), half, splits, str(parser) if parser else None)
+    except (OSError, ValueError) as err:
+        _fail(str(err))
+    table = markdown_table(result)
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, SCOPE)
+
+
 @app.command("bench-gate")
 def bench_gate(
     corpora: Optional[Path] = CORPORA_OPTION,

@@ -102,14 +102,17 @@ def _flag_getter(label: str, spans_key: str, scopes_key: str) -> Callable:
     return getter
 
 
-def _linked_getter(key: str) -> Callable:
-    """The spans of group ``key`` that point back at a cue (by ``kb_id``)."""
+def _linked_getter(key: str, same_class: bool = False) -> Callable:
+    """The spans of group ``key`` that point back at a cue (by ``kb_id``; with ``same_class``, only those
+    labelled with the cue's class too, since two cues of one span, "suggest" as HEDGE and ATTRIBUTION, share
+    the link)."""
 
     def getter(cue: Span) -> List[Span]:
         if key not in cue.doc.spans:
             return []
         link = source_link(cue)
-        return [span for span in cue.doc.spans[key] if span.kb_id_ == link]
+        return [span for span in cue.doc.spans[key]
+                if span.kb_id_ == link and (not same_class or span.label_ == cue.label_)]
 
     return getter
 
@@ -174,6 +177,6 @@ def register_extensions(
     cues_getter = lambda container: spans_within(container, spans_key)  # noqa: E731
     wanted += [(Doc, names["cues"], cues_getter), (Span, names["cues"], cues_getter)]
     wanted.append((Span, names["source"], _source_getter(sources_key)))
-    wanted.append((Span, names["scope"], _linked_getter(scopes_key)))
+    wanted.append((Span, names["scope"], _linked_getter(scopes_key, same_class=True)))
     set_extensions(wanted, settings)
     return names

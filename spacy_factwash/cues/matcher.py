@@ -36,6 +36,7 @@ from .anchored import AnchoredMatcher
 from .base import CueDetector, Match
 from .clauses import scope_spans
 from .normalise import carry, case_forms, reading
+from .scope import STYLES, narrowed_scope_spans
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
@@ -53,6 +54,7 @@ DEFAULT_CONFIG = {
     "lexicon_dir": None,
     "verify_lexicons": True,
     "extension_prefix": DEFAULT_PREFIX,
+    "scope_style": None,
     "scorer": {"@scorers": "spacy_factwash.cue_scorer.v1"},
 }
 
@@ -81,12 +83,16 @@ class CueComponent(Pipe):
         lexicon_dir: Optional[str] = None,
         verify_lexicons: bool = True,
         extension_prefix: str = DEFAULT_PREFIX,
+        scope_style: Optional[str] = None,
         scorer: Optional[Callable] = score_cues,
     ) -> None:
         if not detectors:
             raise ValueError(f"{name}: a cue component needs at least one detector")
         if not spans_key or spans_key == SOURCES_KEY:
             raise ValueError(f"{name}: spans_key must be a non-empty key other than {SOURCES_KEY!r}")
+        if scope_style is not None and scope_style not in STYLES:
+            raise ValueError(f"{name}: scope_style must be null (the whole clauses) or one of {', '.join(STYLES)}, "
+                             f"not {scope_style!r}")
         self.name = name
         self.vocab = nlp.vocab
         self.tokenizer = nlp.tokenizer
@@ -94,6 +100,7 @@ class CueComponent(Pipe):
         self.spans_key = spans_key
         self.verify_lexicons = verify_lexicons
         self.extension_prefix = extension_prefix
+        self.scope_style = scope_style
         self.scorer = partial(scorer, spans_key=spans_key) if scorer is not None else None
         self.extension_names = register_extensions(extension_prefix, spans_key, SOURCES_KEY, SCOPES_KEY)
         self.set_lexicons(load_lexicons(lexicon_dir, verify=verify_lexicons))
@@ -175,7 +182,10 @@ class CueComponent(Pipe):
             sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
         if sources:
             doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
-        scopes = scope_spans(doc, cues, sources)
+        if self.scope_style is None:
+            scopes = scope_spans(doc, cues, sources)
+        else:
+            scopes = narrowed_scope_spans(doc, cues, sources, self.scope_style)
         if scopes or SCOPES_KEY in doc.spans:
             doc.spans[SCOPES_KEY] = scopes
         doc.user_data[LEXICON_VERSION_KEY] = self.lexicon_version
@@ -241,11 +251,13 @@ def register_factory(factory_name: str, detectors: Callable[[], Sequence[CueDete
         lexicon_dir: Optional[str],
         verify_lexicons: bool,
         extension_prefix: str,
+        scope_style: Optional[str],
         scorer: Optional[Callable],
     ) -> CueComponent:
         return CueComponent(
             nlp, name, detectors(), spans_key=spans_key, lexicon_dir=lexicon_dir,
-            verify_lexicons=verify_lexicons, extension_prefix=extension_prefix, scorer=scorer,
+            verify_lexicons=verify_lexicons, extension_prefix=extension_prefix, scope_style=scope_style,
+            scorer=scorer,
         )
 
     make.__name__ = make.__qualname__ = f"make_{factory_name}"

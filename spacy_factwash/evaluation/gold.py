@@ -1,7 +1,10 @@
 """Gold units from annotated corpora, and their spaCy Docs.
 
 A reader yields ``GoldText`` items: one sentence (BioScope, Szeged, CD-SCO)
-or one article (PolNeAR, TempEval-3) with gold spans as character offsets.
+or one article (PolNeAR, TempEval-3) with gold spans as character offsets,
+and, where the corpus annotates them, each cue with its gold scope
+(``GoldScope``: BioScope, CD-SCO) and the corpus's own tokens and part-of-speech
+tags (CD-SCO).
 ``to_doc`` turns an item into a tokenized Doc whose span groups hold the
 gold (``factwash_gold`` and any secondary groups), whose user_data names the
 corpus, subset, document and unit, and which counts the gold spans that
@@ -10,6 +13,8 @@ could not be mapped onto tokens instead of dropping them silently.
 
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
+
+Ranges = Tuple[Tuple[int, int], ...]
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -28,6 +33,20 @@ class GoldSpan:
     group: str = GOLD_KEY
 
 
+@dataclass(frozen=True)
+class GoldScope:
+    """A gold cue and its gold scope, as character ranges (both may be discontinuous: "neither ... nor").
+
+    ``affixal`` marks a cue that is part of a word ("un" of "unconventional"): the rest of that word may lie in
+    the scope. The scope is in the corpus's own convention (BioScope: it holds the cue; CD-SCO: it does not).
+    """
+
+    label: str
+    cue: Ranges
+    scope: Ranges
+    affixal: bool = False
+
+
 @dataclass
 class GoldText:
     """One annotated unit of a corpus, before tokenization."""
@@ -41,6 +60,9 @@ class GoldText:
     is_sentence: bool = True
     skip_labels: Tuple[str, ...] = ()
     split_key: str = ""
+    scopes: Tuple[GoldScope, ...] = ()
+    words: Tuple[str, ...] = ()  # the corpus's tokens, when it gives them (``text`` is then they joined by spaces)
+    tags: Tuple[str, ...] = ()  # the corpus's part-of-speech tag of each of ``words``
 
 
 def to_doc(nlp: Language, item: GoldText) -> Doc:

@@ -19,6 +19,7 @@ BENCH = "bench-table"
 MODEL_COST = "model-cost-table"
 STRENGTH = "strength-table"
 SUMMEDITS = "summedits-table"
+SCOPE = "scope-table"
 
 
 def _markers(name: str):

@@ -763,6 +763,85 @@ def freeze_lexicons(
     typer.echo(f"froze {len(manifest['files'])} files as version {version}")
 
 
+@app.command("ewt-train")
+def ewt_train(
+    out: Path = typer.Argument(..., help="Where to write the rebuilt en_ewt-ud-train.conllu."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+) -> None:
+    """Rebuild UD English EWT's official train set from its per-document sources, checked against its README."""
+    from .evaluation.ud_ewt import EWTError, rebuild_train
+
+    try:
+        result = rebuild_train(_corpora_root(corpora), out)
+    except EWTError as err:
+        _fail(str(err))
+    typer.echo(f"{result['release']}")
+    for split in ("train", "dev", "test"):
+        typer.echo(f"{split:<6} {result[split + '_sentences']:>6,} sentences {result[split + '_words']:>8,} words")
+    typer.echo(f"wrote {out} ({result['sha256']})")
+
+
+@app.command("parser-train")
+def parser_train(
+    config: Path = typer.Argument(..., help="The training config (training/parser/configs/parser.cfg)."),
+    output: Path = typer.Argument(..., help="The training output folder (model-best, model-last, train-run.json)."),
+    train: Path = typer.Option(..., "--train", help="The train DocBin."),
+    dev: Path = typer.Option(..., "--dev", help="The dev DocBin."),
+) -> None:
+    """Train the parse pipeline in this process and record its wall time and settings."""
+    from .evaluation.parser_build import train as train_parser
+
+    for path in (config, train, dev):
+        if not path.is_file():
+            _fail(f"{path}: no such file")
+    run = train_parser(config, train, dev, output, " ".join(["python -m spacy_factwash", *sys.argv[1:]]))
+    typer.echo(f"trained in {run['seconds'] / 60:.1f} minutes; {output / 'train-run.json'}")
+
+
+@app.command("parser-package")
+def parser_package(
+    trained: Path = typer.Argument(..., help="The training output folder (model-best and train-run.json)."),
+    dest: Optional[Path] = typer.Option(None, "--dest", help="Where to write the pipeline (default: the package's)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+) -> None:
+    """Write the shipped parse pipeline with its licence (CC BY-SA 4.0), README and provenance."""
+    from .evaluation.parser_build import package
+    from .evaluation.ud_ewt import EWTError
+
+    try:
+        folder = package(trained, _corpora_root(corpora), dest)
+    except (EWTError, OSError) as err:
+        _fail(str(err))
+    typer.echo(f"wrote {folder}")
+
+
+@app.command("parser-measure")
+def parser_measure(
+    model: Optional[Path] = typer.Argument(None, help="A parse pipeline folder (default: the shipped one)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+    output: Optional[Path] = typer.Option(None, "--output", help="Also write the figures here (JSON)."),
+    repeat: int = typer.Option(3, min=1, help="Timed passes per pipeline, interleaved; the best is kept."),
+) -> None:
+    """POS, features, UAS and LAS on EWT dev and test (gold words), size on disk, speed against the floor."""
+    from .evaluation.parser_build import measure
+    from .evaluation.ud_ewt import EWTError
+    from .parse import ewt_parser_dir
+
+    try:
+        result = measure(model or ewt_parser_dir(), _corpora_root(corpora), repeat=repeat)
+    except (EWTError, OSError) as err:
+        _fail(str(err))
+    for split, scores in result["scores"].items():
+        typer.echo(f"{split:<5} " + "  ".join(f"{name} {value}" for name, value in scores.items()))
+    speed = result["speed"]
+    typer.echo(f"size {result['size_bytes'] / 2**20:.1f} MB; {speed['sentences']:,} test sentences: floor "
+               f"{speed['floor_seconds']} s, parse {speed['parse_seconds']} s, ratio {speed['ratio']}x "
+               f"({speed['parse_words_per_second']:,} words/s)")
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
+
+
 def main() -> None:
     """Entry point of ``python -m spacy_factwash`` and the ``spacy-factwash`` script."""
     app(prog_name="python -m spacy_factwash")

@@ -1,0 +1,151 @@
+"""The parse pipeline: rebuilding EWT's train set, scoring on gold words, shipping, and loading it anywhere."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.language import Language
+from typer.testing import CliRunner
+
+import spacy_factwash
+from spacy_factwash.cli import app
+from spacy_factwash.evaluation import ud_ewt
+from spacy_factwash.evaluation.parser_build import COMMAND, LICENCE, TREEBANK_COMMIT
+from spacy_factwash.lexicon import sha256
+from spacy_factwash.parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir, is_parsed
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# -- a small treebank with the snapshot's layout --------------------------------------------
+
+
+def _sentence(sent_id: str, words, heads, deprels) -> str:
+    lines = [f"# sent_id = {sent_id}", "# text = " + " ".join(words)]
+    for i, (word, head, deprel) in enumerate(zip(words, heads, deprels), 1):
+        upos = "PUNCT" if word == "." else "NOUN"
+        feats = "_" if word == "." else "Number=Sing"
+        lines.append(f"{i}\t{word}\t{word}\t{upos}\t{'.' if word == '.' else 'NN'}\t{feats}\t{head}\t{deprel}\t_\t_")
+    return "\n".join(lines) + "\n\n"
+
+
+def make_treebank(root: Path, stated_sentences: int = 4, stated_words: int = 11) -> Path:
+    """Four documents of one sentence each: two for train, one each for dev and test; a README with its counts."""
+    raw = root / ud_ewt.EWT_DIR
+    sources, lists = raw / "not-to-release" / "sources" / "weblog", raw / "not-to-release" / "file-lists"
+    sources.mkdir(parents=True)
+    lists.mkdir(parents=True)
+    docs = {
+        "a": _sentence("a-1", ["Alice", "sleeps", "."], [2, 0, 2], ["nsubj", "root", "punct"]),
+        "b": _sentence("b-1", ["Bob", "reads", "books", "."], [2, 0, 2, 2], ["nsubj", "root", "obj", "punct"]),
+        "c": _sentence("c-1", ["Carol", "runs"], [2, 0], ["nsubj", "root"]),
+        "d": _sentence("d-1", ["Dan", "eats"], [2, 0], ["nsubj", "root"]),
+    }
+    for name, text in docs.items():
+        (sources / f"{name}.conllu").write_text(text, encoding="utf8")
+    for split, names in (("train", "ba"), ("dev", "c"), ("test", "d")):
+        (lists / f"files.{split}").write_text("".join(f"weblog/{n}.conllu\n" for n in names), encoding="utf8")
+        if split != "train":
+            (raw / f"en_ewt-ud-{split}.conllu").write_text("".join(docs[n] for n in names), encoding="utf8")
+    (raw / "README.md").write_text(
+        "Universal Dependencies English Web Treebank v9.9 -- 2099-01-01\n\n"
+        f"The corpus comprises {stated_words:,} words and {stated_sentences:,}\nsentences (see [stats](stats.xml)).\n",
+        encoding="utf8")
+    (raw / "LICENSE.txt").write_text("CC BY-SA 4.0 (test stand-in)\n", encoding="utf8")
+    (root / "SOURCES.md").write_text("the corpora folder (test stand-in)\n", encoding="utf8")
+    return root
+
+
+def test_rebuild_concatenates_the_train_documents_in_list_order(tmp_path):
+    corpora = make_treebank(tmp_path / "corpora")
+    result = ud_ewt.rebuild_train(corpora, tmp_path / "train.conllu")
+    text = (tmp_path / "train.conllu").read_text(encoding="utf8")
+    assert text.index("sent_id = b-1") < text.index("sent_id = a-1")
+    assert (result["train_sentences"], result["train_words"]) == (2, 7)
+    assert result["sha256"] == sha256(text.encode("utf8"))
+    assert result["release"].startswith("Universal Dependencies English Web Treebank v9.9")
+
+
+@pytest.mark.parametrize("sentences, words", [(5, 11), (4, 12)])
+def test_a_rebuild_that_disagrees_with_the_readme_fails_loudly_and_writes_nothing(tmp_path, sentences, words):
+    corpora = make_treebank(tmp_path / "corpora", stated_sentences=sentences, stated_words=words)
+    with pytest.raises(ud_ewt.EWTError, match="README's statistics"):
+        ud_ewt.rebuild_train(corpora, tmp_path / "train.conllu")
+    assert not (tmp_path / "train.conllu").exists()
+
+
+def test_a_file_list_that_does_not_rebuild_the_official_dev_set_is_an_error(tmp_path):
+    corpora = make_treebank(tmp_path / "corpora")
+    (corpora / ud_ewt.EWT_DIR / "not-to-release" / "file-lists" / "files.dev").write_text("weblog/d.conllu\n")
+    with pytest.raises(ud_ewt.EWTError, match="does not give .*en_ewt-ud-dev.conllu"):
+        ud_ewt.rebuild_train(corpora, tmp_path / "train.conllu")
+
+
+def test_a_listed_document_that_is_missing_is_named(tmp_path):
+    corpora = make_treebank(tmp_path / "corpora")
+    (corpora / ud_ewt.EWT_DIR / "not-to-release" / "sources" / "weblog" / "a.conllu").unlink()
+    with pytest.raises(ud_ewt.EWTError, match=r"files\.train:2: .*a\.conllu not found"):
+        ud_ewt.rebuild_train(corpora, tmp_path / "train.conllu")
+
+
+def test_ewt_train_command_reports_the_counts_or_one_line_error(tmp_path):
+    corpora = make_treebank(tmp_path / "corpora")
+    ok = CliRunner().invoke(app, ["ewt-train", str(tmp_path / "t.conllu"), "--corpora", str(corpora)])
+    assert ok.exit_code == 0 and "train       2 sentences" in ok.output
+    (corpora / ud_ewt.EWT_DIR / "README.md").write_text("no statistics here\n")
+    bad = CliRunner().invoke(app, ["ewt-train", str(tmp_path / "t2.conllu"), "--corpora", str(corpora)])
+    assert bad.exit_code == 1 and "states no word and sentence counts" in bad.output
+
+
+def test_the_real_rebuild_has_the_official_train_size(corpora, tmp_path):
+    result = ud_ewt.rebuild_train(corpora, tmp_path / "train.conllu")
+    stated = ud_ewt.readme_statistics((ud_ewt.ewt_root(corpora) / "README.md").read_text(encoding="utf8"))
+    assert result["train_sentences"] == stated.sentences - result["dev_sentences"] - result["test_sentences"]
+    assert result["train_sentences"] == 12_544  # UD 2.15's en_ewt-ud-train.conllu
+
+
+# -- scoring on gold words ---------------------------------------------------------------------
+
+
+def _gold_pipeline(conllu: str, break_first_head: bool = False) -> Language:
+    """A pipeline that copies the gold annotation onto each sentence, optionally with one wrong head."""
+    gold = {tuple(w.form for w in s): s for s in ud_ewt.read_sentences(conllu)}
+    nlp = spacy.blank("en")
+    name = f"copy_gold_{id(conllu)}_{break_first_head}"
+
+    @Language.component(name)
+    def copy_gold(doc):
+        words = gold[tuple(t.text for t in doc)]
+        for token, word in zip(doc, words):
+            token.pos_, token.tag_ = word.upos, word.xpos
+            token.set_morph(word.feats or None)
+            token.head = doc[word.head - 1] if word.head else token
+            token.dep_ = word.deprel
+        if break_first_head and doc[0].text == "Bob":
+            doc[0].head = doc[2]
+        return doc
+
+    nlp.add_pipe(name)
+    return nlp
+
+
+def test_score_is_perfect_for_the_gold_tree_and_counts_punctuation(tmp_path):
+    conllu = (make_treebank(tmp_path) / ud_ewt.EWT_DIR / "not-to-release" / "sources" / "weblog" / "b.conllu").read_text()
+    assert ud_ewt.score(_gold_pipeline(conllu), conllu) == {
+        "UPOS": 100.0, "XPOS": 100.0, "UFeats": 100.0, "UAS": 100.0, "LAS": 100.0, "words": 4}
+    # one wrong head of four words (the period counts): UAS and LAS lose exactly a quarter
+    broken = ud_ewt.score(_gold_pipeline(conllu, break_first_head=True), conllu)
+    assert (broken["UAS"], broken["LAS"], broken["UPOS"]) == (75.0, 75.0, 100.0)
+
+
+def test_score_compares_the_universal_part_of_a_relation():
+    assert ud_ewt.universal("nmod:poss") == ud_ewt.universal("nmod") == "nmod"
+    assert ud_ewt.universal("ROOT") == "root"
+
+
+def test_score_leaves_out_what_the_pipeline_does_not_annotate(tmp_path):
+    conllu = (make_treebank(tmp_path) / ud_ewt.EWT_DIR / "en_ewt-ud-dev.conllu").read_text()
+    assert ud_ewt.score(spacy.blank("en"), conllu) == {"words": 2}

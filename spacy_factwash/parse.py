@@ -10,8 +10,11 @@ a user adds them to a pipeline of their own.
 
 from importlib import resources
 from pathlib import Path
+from typing import Optional, Union
 
-from spacy.tokens import Doc
+import spacy
+from spacy.language import Language
+from spacy.tokens import Token
 
 EWT_PARSER = "ewt_parser"
 PROVENANCE = "provenance.json"
@@ -37,6 +40,18 @@ def ewt_parser_dir(must_exist: bool = True) -> Path:
     return checkout
 
 
-def is_parsed(doc: Doc) -> bool:
-    """Whether a Doc carries the tags and dependencies that the parse rules read."""
-    return doc.has_annotation("TAG") and doc.has_annotation("DEP")
+def parse_pipeline(model: Optional[Union[str, Path]] = None) -> Language:
+    """The parse pipeline (the shipped one when ``model`` is None) with the sentencizer in front.
+
+    The sentencizer sets every token's sentence start, which the parser
+    respects, so sentences are the default pipeline's and the gate aligns
+    the same sentences with or without the parse.
+    """
+    nlp = spacy.load(model if model is not None else ewt_parser_dir())
+    nlp.add_pipe("sentencizer", first=True)
+    return nlp
+
+
+def relation(token: Token) -> str:
+    """A token's dependency label without its Universal Dependencies subtype ("nsubj:pass" -> "nsubj")."""
+    return token.dep_.split(":", 1)[0]

@@ -1,6 +1,7 @@
 """The parse pipeline: rebuilding EWT's train set, scoring on gold words, shipping, and loading it anywhere."""
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,10 @@ from spacy_factwash.cli import app
 from spacy_factwash.evaluation import ud_ewt
 from spacy_factwash.evaluation.parser_build import COMMAND, LICENCE, TREEBANK_COMMIT
 from spacy_factwash.lexicon import sha256
-from spacy_factwash.parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir, is_parsed
+from spacy_factwash.evaluation.readme import PARSER
+from spacy_factwash.parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir
+
+from conftest import perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,6 +70,7 @@ def test_rebuild_concatenates_the_train_documents_in_list_order(tmp_path):
     assert text.index("sent_id = b-1") < text.index("sent_id = a-1")
     assert (result["train_sentences"], result["train_words"]) == (2, 7)
     assert result["sha256"] == sha256(text.encode("utf8"))
+    assert result["docbin_sha256"] == sha256(ud_ewt.docbin_bytes(text))
     assert result["release"].startswith("Universal Dependencies English Web Treebank v9.9")
 
 
@@ -105,6 +110,8 @@ def test_the_real_rebuild_has_the_official_train_size(corpora, tmp_path):
     stated = ud_ewt.readme_statistics((ud_ewt.ewt_root(corpora) / "README.md").read_text(encoding="utf8"))
     assert result["train_sentences"] == stated.sentences - result["dev_sentences"] - result["test_sentences"]
     assert result["train_sentences"] == 12_544  # UD 2.15's en_ewt-ud-train.conllu
+    provenance = json.loads((ewt_parser_dir() / PROVENANCE).read_text(encoding="utf8"))
+    assert result["docbin_sha256"] == provenance["training"]["train_sha256"]  # the shipped model read this train set
 
 
 # -- scoring on gold words ---------------------------------------------------------------------
@@ -149,3 +156,102 @@ def test_score_compares_the_universal_part_of_a_relation():
 def test_score_leaves_out_what_the_pipeline_does_not_annotate(tmp_path):
     conllu = (make_treebank(tmp_path) / ud_ewt.EWT_DIR / "en_ewt-ud-dev.conllu").read_text()
     assert ud_ewt.score(spacy.blank("en"), conllu) == {"words": 2}
+
+
+# -- the shipped pipeline ----------------------------------------------------------------------------
+
+MODEL = ewt_parser_dir(must_exist=False)
+
+
+def test_the_shipped_pipeline_loads_with_plain_spacy_in_a_fresh_process():
+    code = ("import json, spacy; nlp = spacy.load(%r); doc = nlp('Officials stated that the road is closed.'); "
+            "print(json.dumps([nlp.pipe_names, [t.dep_ for t in doc], nlp.meta['license']]))" % str(ewt_parser_dir()))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    names, deps, licence = json.loads(out.stdout.strip().splitlines()[-1])
+    assert names == ["tok2vec", "tagger", "morphologizer", "parser"]
+    assert deps.count("ROOT") == 1 and all(deps)
+    assert licence == LICENCE == "CC BY-SA 4.0"
+
+
+def test_load_parse_true_in_a_fresh_process_puts_the_factwash_components_after_the_parse():
+    code = ("import json, spacy_factwash; nlp = spacy_factwash.load(parse=True); "
+            "doc = nlp('The state of Texas sued. Officials stated that the road is closed.'); "
+            "print(json.dumps([nlp.pipe_names, [(s.label_, s.text) for s in doc.spans['factwash_cues']]]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    names, cues = json.loads(out.stdout.strip().splitlines()[-1])
+    assert names == ["sentencizer", "tok2vec", "tagger", "morphologizer", "parser",
+                     "factwash_lemmas", "factwash_cues", "factwash_compare"]
+    assert cues == [["ATTRIBUTION", "stated"]]
+
+
+def test_the_default_pipeline_stays_parse_free():
+    assert spacy_factwash.load().pipe_names == ["sentencizer", "factwash_lemmas", "factwash_cues", "factwash_compare"]
+
+
+def test_the_model_says_its_licence_wherever_it_ships():
+    assert "Attribution-ShareAlike 4.0" in (MODEL / LICENSE_NAME).read_text(encoding="utf8")
+    assert "CC BY-SA 4.0" in (MODEL / "README.md").read_text(encoding="utf8")
+    assert json.loads((MODEL / "meta.json").read_text(encoding="utf8"))["license"] == "CC BY-SA 4.0"
+    assert "CC BY-SA 4.0" in (ROOT / "pyproject.toml").read_text(encoding="utf8").split("license =", 1)[1].split("\n")[0]
+
+
+def test_the_models_provenance_ties_it_to_the_treebank_and_the_committed_config():
+    provenance = json.loads((MODEL / PROVENANCE).read_text(encoding="utf8"))
+    assert provenance["commit"] == TREEBANK_COMMIT and provenance["licence"] == LICENCE
+    assert provenance["release"].startswith("Universal Dependencies English Web Treebank v2.15")
+    assert provenance["train_set"]["train_sentences"] == 12_544
+    assert provenance["commands"] == [COMMAND]
+    config = ROOT / "training" / "parser" / "configs" / "parser.cfg"
+    assert provenance["training"]["config_sha256"] == sha256(config.read_bytes()), (
+        "the committed config is not the one the shipped model was trained with: retrain (training/parser)")
+    assert provenance["training"]["seconds"] < 3600  # the budget: under an hour on this machine, one process
+
+
+def test_the_parse_pipeline_ships_inside_the_installed_package():
+    package = Path(spacy_factwash.__file__).resolve().parent
+    if package.parent == ROOT:  # a source checkout
+        assert ewt_parser_dir() == ROOT / "pipelines" / "ewt_parser"
+    else:
+        assert ewt_parser_dir() == package / "pipelines" / "ewt_parser"
+        assert (ewt_parser_dir() / LICENSE_NAME).is_file() and (ewt_parser_dir() / PROVENANCE).is_file()
+
+
+def test_packaging_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
+    from spacy_factwash.evaluation.parser_build import package
+
+    corpora = make_treebank(tmp_path / "corpora")
+    trained = tmp_path / "trained"
+    trained.mkdir()
+    (trained / "train-run.json").write_text(json.dumps({"train_sha256": "sha256:" + "0" * 64}))
+    with pytest.raises(ud_ewt.EWTError, match="was not trained on the train set"):
+        package(trained, corpora, tmp_path / "out")
+    dest = tmp_path / "mine"
+    dest.mkdir()
+    (dest / "notes.txt").write_text("keep me")
+    rebuilt = ud_ewt.rebuild_train(corpora, tmp_path / "t.conllu")
+    (trained / "train-run.json").write_text(json.dumps({"train_sha256": rebuilt["docbin_sha256"]}))
+    shutil.copytree(MODEL, trained / "model-best", ignore=shutil.ignore_patterns(PROVENANCE, LICENSE_NAME, "README.md"))
+    with pytest.raises(ud_ewt.EWTError, match="not a parse pipeline this command wrote"):
+        package(trained, corpora, dest)
+    assert (dest / "notes.txt").read_text() == "keep me"
+
+
+# -- the README's parser table ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def parser_table(corpora):
+    from spacy_factwash.evaluation.parser_build import figures_table, published_figures
+
+    test = ud_ewt.score(spacy.load(MODEL), (ud_ewt.ewt_root(corpora) / "en_ewt-ud-test.conllu").read_text("utf8"))
+    return figures_table(test, published_figures(ROOT / "training" / "parser" / "published.json"), MODEL)
+
+
+def test_readme_parser_table_is_the_measured_table(parser_table):
+    drift = readme_drift(PARSER, parser_table)
+    assert drift == [], "README parser table drifted:\n" + "\n".join(drift)
+
+
+def test_parser_table_guard_names_a_perturbed_figure(parser_table):
+    drift = perturbed_drift(PARSER, parser_table, "| factwash_ewt_parser", -2, "99.99")  # LAS
+    assert len(drift) == 1 and "/ LAS: README says 99.99, measured" in drift[0]

@@ -17,12 +17,12 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import spacy
 
 from ..lexicon import sha256
-from ..parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir
+from ..parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir, parse_pipeline
 from . import ud_ewt
 
 TREEBANK = "github.com/UniversalDependencies/UD_English-EWT"
@@ -46,7 +46,7 @@ def train(config: Path, train_path: Path, dev_path: Path, output: Path, command:
         "command": command,
         "config": str(config),
         "config_sha256": sha256(Path(config).read_bytes()),
-        "train_sha256": sha256(Path(train_path).read_bytes()),
+        "train_sha256": sha256(Path(train_path).read_bytes()),  # the train DocBin this run read
         "spacy": spacy.__version__,
         "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
     }
@@ -58,8 +58,8 @@ def package(trained: Path, corpora: Path, dest: Optional[Path] = None) -> Path:
     """Write the shipped parse pipeline: the trained components, LICENSE, README.md and provenance.json.
 
     ``trained`` is the training output folder (its ``model-best`` is
-    shipped). The train set is rebuilt and checked again, and must be the
-    one the run recorded it trained on.
+    shipped). The train set is rebuilt and checked again, and its
+    conversion must be the DocBin the run recorded it trained on.
     """
     dest = Path(dest) if dest is not None else ewt_parser_dir(must_exist=False)
     run_path = Path(trained) / RUN_FILE
@@ -68,8 +68,9 @@ def package(trained: Path, corpora: Path, dest: Optional[Path] = None) -> Path:
     run = json.loads(run_path.read_text(encoding="utf8"))
     with tempfile.TemporaryDirectory() as scratch:
         ewt_train = ud_ewt.rebuild_train(corpora, Path(scratch) / "train.conllu")
-    if ewt_train["sha256"] != run["train_sha256"]:
-        raise ud_ewt.EWTError(f"{trained} was not trained on the train set the treebank rebuilds to")
+    if ewt_train["docbin_sha256"] != run["train_sha256"]:
+        raise ud_ewt.EWTError(f"{trained} was not trained on the train set the treebank rebuilds to "
+                              "(the DocBin it read is not the conversion of the rebuilt en_ewt-ud-train.conllu)")
     nlp = spacy.load(Path(trained) / "model-best")
     if nlp.pipe_names != list(TRAINED):
         raise ud_ewt.EWTError(f"{trained}: expected the components {TRAINED}, found {nlp.pipe_names}")
@@ -124,9 +125,7 @@ def measure(model: Path, corpora: Path, repeat: int = 3) -> Dict[str, object]:
     scores = {split: ud_ewt.score(nlp, (root / f"en_ewt-ud-{split}.conllu").read_text(encoding="utf8"))
               for split in ("dev", "test")}
     texts = ud_ewt.raw_texts((root / "en_ewt-ud-test.conllu").read_text(encoding="utf8"))
-    parse = spacy.load(model)
-    parse.add_pipe("sentencizer", first=True)
-    seconds = best_seconds({"floor": floor_pipeline(), "parse": parse}, texts, repeat)
+    seconds = best_seconds({"floor": floor_pipeline(), "parse": parse_pipeline(model)}, texts, repeat)
     return {
         "scores": scores,
         "speed": {"sentences": len(texts), "floor_seconds": round(seconds["floor"], 3),
@@ -139,3 +138,29 @@ def measure(model: Path, corpora: Path, repeat: int = 3) -> Dict[str, object]:
 def folder_size(path: Path) -> int:
     """The bytes of every file under a folder."""
     return sum(item.stat().st_size for item in Path(path).rglob("*") if item.is_file())
+
+
+def published_figures(path: Path) -> List[Dict[str, object]]:
+    """The published EWT figures the README compares with (``training/parser/published.json``), with sources."""
+    return json.loads(Path(path).read_text(encoding="utf8"))
+
+
+def figures_table(test: Dict[str, float], published: List[Dict[str, object]], model: Path) -> str:
+    """The README's table: this model's EWT test figures beside the published ones, size and training time."""
+    provenance = json.loads((Path(model) / PROVENANCE).read_text(encoding="utf8"))
+    columns = ud_ewt.METRICS
+    lines = [
+        f"UD English EWT test set ({test['words']:,} words). This model: {provenance['release']}, gold tokenization "
+        f"and sentences, every word counted (punctuation too), LAS on the universal relation, as conll18_ud_eval.py "
+        f"does; {folder_size(model) / 2**20:.1f} MB on disk; trained in {provenance['training']['seconds'] / 60:.0f} "
+        f"minutes on one CPU process.",
+        "",
+        "| system | treebank | input | " + " | ".join(columns) + " |",
+        "|---|---|---|" + "---:|" * len(columns),
+        f"| factwash_ewt_parser (spaCy CNN, this repository) | UD {provenance['release'].split(' -- ')[0].split()[-1][1:]} "
+        "| gold tokenization | " + " | ".join(f"{test[c]:.2f}" for c in columns) + " |",
+    ]
+    for row in published:
+        lines.append(f"| {row['system']} | {row['treebank']} | {row['input']} | "
+                     + " | ".join(f"{row[c]}" for c in columns) + " |")
+    return "\n".join(lines) + "\n"

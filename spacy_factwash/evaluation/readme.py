@@ -17,6 +17,9 @@ FRANK = "frank-table"
 AUTHORITY = "authority-table"
 BENCH = "bench-table"
 MODEL_COST = "model-cost-table"
+PARSER = "parser-table"
+PARSE_CUES = "parse-cue-table"
+SUMMEDITS = "summedits-table"
 
 
 def _markers(name: str):

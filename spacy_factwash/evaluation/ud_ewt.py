@@ -121,9 +121,21 @@ def rebuild_train(corpora: Path, out: Path) -> Dict[str, object]:
     return {
         "path": str(out),
         "sha256": sha256(data),
+        "docbin_sha256": sha256(docbin_bytes(train)),
         "release": release_line(root),
         **{f"{split}_{field}": getattr(counts[split], field) for split in SPLITS for field in ("sentences", "words")},
     }
+
+
+N_SENTS = 10  # sentences per Doc, as training/parser/project.yml converts them
+
+
+def docbin_bytes(conllu: str, n_sents: int = N_SENTS) -> bytes:
+    """The DocBin ``spacy convert --converter conllu --n-sents 10`` writes for this CoNLL-U text, byte for byte."""
+    from spacy.tokens import DocBin
+    from spacy.training.converters import conllu_to_docs
+
+    return DocBin(docs=conllu_to_docs(conllu, n_sents=n_sents, no_print=True), store_user_data=True).to_bytes()
 
 
 def release_line(root: Path) -> str:

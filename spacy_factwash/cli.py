@@ -629,11 +629,11 @@ def parse_cues(
 
     if half not in ("dev", "test"):
         _fail("--half must be dev or test")
+    if readme is not None and half != "test":
+        _fail("only the test half's figures go into the README")
     table = parse_table(*compare_parse(_corpora_root(corpora), half, splits), load_sense().version)
     typer.echo(table)
     if readme is not None:
-        if half != "test":
-            _fail("only the test half's figures go into the README")
         _write_readme_table(readme, table, PARSE_CUES)
 
 

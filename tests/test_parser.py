@@ -256,3 +256,18 @@ def test_readme_parser_table_is_the_measured_table(parser_table):
 def test_parser_table_guard_names_a_perturbed_figure(parser_table):
     drift = perturbed_drift(PARSER, parser_table, "| factwash_ewt_parser", -2, "99.99")  # LAS
     assert len(drift) == 1 and "/ LAS: README says 99.99, measured" in drift[0]
+
+
+def test_parser_measure_prints_scores_size_and_the_speed_ratio_to_the_floor(tmp_path):
+    corpora = make_treebank(tmp_path / "corpora")
+    result = CliRunner().invoke(app, ["parser-measure", "--corpora", str(corpora), "--repeat", "1",
+                                      "--output", str(tmp_path / "m.json")])
+    assert result.exit_code == 0, result.output
+    assert "test  UPOS" in result.output and "UAS" in result.output and "ratio" in result.output
+    measured = json.loads((tmp_path / "m.json").read_text())
+    assert measured["size_bytes"] > 1_000_000 and measured["speed"]["ratio"] > 0
+
+
+def test_parse_cues_refuses_dev_figures_for_the_readme(tmp_path):
+    result = CliRunner().invoke(app, ["parse-cues", "--half", "dev", "--readme", str(tmp_path / "README.md")])
+    assert result.exit_code == 1 and "only the test half's figures go into the README" in result.output

@@ -252,3 +252,9 @@ def test_two_processes_read_the_same_cue_sense_as_one(parsed_nlp):
     one = [cues_of(doc) for doc in parsed_nlp.pipe(texts)]
     two = [cues_of(doc) for doc in parsed_nlp.pipe(texts, n_process=2, batch_size=8)]
     assert one == two
+
+
+def test_the_readmes_python_example(parsed_nlp, default_nlp):
+    assert cues_of(default_nlp("Several states sued."), "ATTRIBUTION") and not cues_of(parsed_nlp("Several states sued."))
+    assert cues_of(parsed_nlp("Officials stated that the road is closed.")) == [
+        ("ATTRIBUTION", "stated", "attribution:state")]

@@ -551,6 +551,8 @@ def evaluate(
     lexicon_dir: Optional[Path] = typer.Option(None, "--lexicon-dir", help="A lexicon folder (default: the packaged one)."),
     output_dir: Path = typer.Option(Path("training/metrics"), "--output-dir", help="Where metrics JSON and table go."),
     errors: int = typer.Option(0, "--errors", min=0, help="Top false-firing entries and missed gold texts (dev only)."),
+    parse: bool = typer.Option(False, "--parse", help="Run the shipped tagger and parser first, so the detectors "
+                                                     "read cue sense from the parse (files get a -parse suffix)."),
     witness: bool = typer.Option(False, "--witness", help="Also score the model witness (needs ANTHROPIC_API_KEY) "
                                                           "beside the word list on a stratified test sample."),
     per_class: int = typer.Option(200, "--per-class", min=2, help="Sentences per class in the witness sample."),
@@ -569,12 +571,13 @@ def evaluate(
         _fail("--half must be dev or test")
     if errors and half == "test":
         _fail("error lists are for the dev half only: test errors are never looked at")
-    nlp = evaluation_pipeline(str(lexicon_dir) if lexicon_dir else None)
+    nlp = evaluation_pipeline(str(lexicon_dir) if lexicon_dir else None, parse=parse)
     result = run_evaluation(_corpora_root(corpora), half, splits, nlp=nlp, errors=errors)
     output_dir.mkdir(parents=True, exist_ok=True)
-    (output_dir / f"metrics-{half}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
+    name = f"{half}-parse" if parse else half
+    (output_dir / f"metrics-{name}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
     table = markdown_table(result)
-    (output_dir / f"table-{half}.md").write_text(table, encoding="utf8")
+    (output_dir / f"table-{name}.md").write_text(table, encoding="utf8")
     typer.echo(table)
     if witness:
         _evaluate_witness(_corpora_root(corpora), splits, nlp, output_dir, per_class,
@@ -610,6 +613,28 @@ def _evaluate_witness(root: Path, splits: Path, nlp, output_dir: Path, per_class
                        + (f"  discarded {s['discarded']}" if "discarded" in s else ""))
     typer.echo(f"results: {run_path}", err=True)
     _cost_line(review)
+
+
+@app.command("parse-cues")
+def parse_cues(
+    half: str = typer.Option("test", "--half", help="test (the reported figures) or dev (choosing rules)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    readme: Optional[Path] = README_OPTION,
+) -> None:
+    """Hedge and attribution P/R/F1 by the word lists alone and with the shipped parser's cue sense."""
+    from .cues.sense import load_sense
+    from .evaluation.evaluate import compare_parse, parse_table
+    from .evaluation.readme import PARSE_CUES
+
+    if half not in ("dev", "test"):
+        _fail("--half must be dev or test")
+    if readme is not None and half != "test":
+        _fail("only the test half's figures go into the README")
+    table = parse_table(*compare_parse(_corpora_root(corpora), half, splits), load_sense().version)
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, PARSE_CUES)
 
 
 @app.command("readme-table")
@@ -794,13 +819,15 @@ def gate_summedits(
     corpora: Optional[Path] = CORPORA_OPTION,
     readme: Optional[Path] = README_OPTION,
 ) -> None:
-    """The gate on SummEdits' real LLM edits (development data): each change type's rate on inconsistent and
-    consistent edits, and the uncheckable share."""
+    """The gate on SummEdits' real LLM edits (development data), without and with the parse: verdicts on
+    consistent and inconsistent edits, the uncheckable share, and each change type's rate."""
     from .evaluation.readme import SUMMEDITS
-    from .evaluation.summedits import gate_score, gate_table
-    from .pipeline import default_pipeline
+    from .evaluation.summedits import gate_table, measure
 
-    table = gate_table(gate_score(_corpora_root(corpora), default_pipeline().get_pipe("factwash_compare")))
+    try:
+        table = gate_table(measure(_corpora_root(corpora)))
+    except FileNotFoundError as err:
+        _fail(str(err))
     typer.echo(table)
     if readme is not None:
         _write_readme_table(readme, table, SUMMEDITS)
@@ -842,6 +869,112 @@ def freeze_lexicons(
     except LexiconError as err:
         _fail(str(err))
     typer.echo(f"froze {len(manifest['files'])} files as version {version}")
+
+
+@app.command("ewt-train")
+def ewt_train(
+    out: Path = typer.Argument(..., help="Where to write the rebuilt en_ewt-ud-train.conllu."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+) -> None:
+    """Rebuild UD English EWT's official train set from its per-document sources, checked against its README."""
+    from .evaluation.ud_ewt import EWTError, rebuild_train
+
+    try:
+        result = rebuild_train(_corpora_root(corpora), out)
+    except EWTError as err:
+        _fail(str(err))
+    typer.echo(f"{result['release']}")
+    for split in ("train", "dev", "test"):
+        typer.echo(f"{split:<6} {result[split + '_sentences']:>6,} sentences {result[split + '_words']:>8,} words")
+    typer.echo(f"wrote {out} ({result['sha256']})")
+
+
+@app.command("parser-train")
+def parser_train(
+    config: Path = typer.Argument(..., help="The training config (training/parser/configs/parser.cfg)."),
+    output: Path = typer.Argument(..., help="The training output folder (model-best, model-last, train-run.json)."),
+    train: Path = typer.Option(..., "--train", help="The train DocBin."),
+    dev: Path = typer.Option(..., "--dev", help="The dev DocBin."),
+) -> None:
+    """Train the parse pipeline in this process and record its wall time and settings."""
+    from .evaluation.parser_build import train as train_parser
+
+    for path in (config, train, dev):
+        if not path.is_file():
+            _fail(f"{path}: no such file")
+    run = train_parser(config, train, dev, output, " ".join(["python -m spacy_factwash", *sys.argv[1:]]))
+    typer.echo(f"trained in {run['seconds'] / 60:.1f} minutes; {output / 'train-run.json'}")
+
+
+@app.command("parser-package")
+def parser_package(
+    trained: Path = typer.Argument(..., help="The training output folder (model-best and train-run.json)."),
+    dest: Optional[Path] = typer.Option(None, "--dest", help="Where to write the pipeline (default: the package's)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+) -> None:
+    """Write the shipped parse pipeline with its licence (CC BY-SA 4.0), README and provenance."""
+    from .evaluation.parser_build import package
+    from .evaluation.ud_ewt import EWTError
+
+    try:
+        folder = package(trained, _corpora_root(corpora), dest)
+    except (EWTError, OSError) as err:
+        _fail(str(err))
+    typer.echo(f"wrote {folder}")
+
+
+@app.command("mine-sense")
+def mine_sense_command(
+    out: Path = typer.Argument(..., help="The folder to write the sense lists into (lexicons/sense)."),
+    version: str = typer.Option(..., "--version", help="The version the frozen lists are published under."),
+    model: Optional[Path] = typer.Option(None, "--model", help="A parse pipeline folder (default: the shipped one)."),
+    report: Optional[Path] = typer.Option(None, "--report", help="Also write every count here (JSON)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+) -> None:
+    """Choose the words of each cue-sense rule on the dev halves (training/parser/SENSE.md) and freeze the lists."""
+    from .evaluation.sense_mining import mine_sense
+    from .parse import ewt_parser_dir
+
+    chosen = mine_sense(model or ewt_parser_dir(), _corpora_root(corpora), splits, out, version, report)
+    for rule, words in chosen.items():
+        typer.echo(f"{rule:<9} " + (", ".join(f"{w['label'].lower()}:{w['word']} ({w['wrong']}/{w['right']})"
+                                               for w in words) or "-"))
+    typer.echo(f"froze {out} as version {version}")
+
+
+@app.command("parser-measure")
+def parser_measure(
+    model: Optional[Path] = typer.Argument(None, help="A parse pipeline folder (default: the shipped one)."),
+    corpora: Optional[Path] = CORPORA_OPTION,
+    output: Optional[Path] = typer.Option(None, "--output", help="Also write the figures here (JSON)."),
+    repeat: int = typer.Option(3, min=1, help="Timed passes per pipeline, interleaved; the best is kept."),
+    readme: Optional[Path] = README_OPTION,
+    published: Path = typer.Option(Path("training/parser/published.json"), "--published",
+                                   help="The published EWT figures the README table compares with."),
+) -> None:
+    """POS, features, UAS and LAS on EWT dev and test (gold words), size on disk, speed against the floor."""
+    from .evaluation.parser_build import figures_table, measure, published_figures
+    from .evaluation.readme import PARSER
+    from .evaluation.ud_ewt import EWTError
+    from .parse import ewt_parser_dir
+
+    model = model or ewt_parser_dir()
+    try:
+        result = measure(model, _corpora_root(corpora), repeat=repeat)
+    except (EWTError, OSError) as err:
+        _fail(str(err))
+    for split, scores in result["scores"].items():
+        typer.echo(f"{split:<5} " + "  ".join(f"{name} {value}" for name, value in scores.items()))
+    speed = result["speed"]
+    typer.echo(f"size {result['size_bytes'] / 2**20:.1f} MB; {speed['sentences']:,} test sentences: floor "
+               f"{speed['floor_seconds']} s, parse {speed['parse_seconds']} s, ratio {speed['ratio']}x "
+               f"({speed['parse_words_per_second']:,} words/s)")
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
+    if readme is not None:
+        _write_readme_table(readme, figures_table(result["scores"]["test"], published_figures(published), model), PARSER)
 
 
 def main() -> None:

@@ -13,16 +13,32 @@ from spacy.language import Language
 DEFAULT_MAX_LENGTH = 10_000_000
 
 
-def load(max_length: int = DEFAULT_MAX_LENGTH) -> Language:
-    """Build the default pipeline.
+def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False) -> Language:
+    """Build the default pipeline, or with ``parse=True`` the same on top of the shipped parse pipeline.
 
     ``max_length`` is raised above spaCy's 1,000,000 characters because no
-    component here keeps a parser's per-token memory; a longer text raises
-    spaCy's error E088, which names the limit.
+    component of the default pipeline keeps a parser's per-token memory; a
+    longer text raises spaCy's error E088, which names the limit.
+
+    ``parse=True`` starts from the tagger and dependency parser trained on UD
+    English EWT (``spacy_factwash.parse``; the model is CC BY-SA 4.0) and adds
+    the same components after them, with the sentencizer first so that
+    sentences, and so the gate's alignment, are the default pipeline's. The
+    cue detectors then read the parse (``cues/sense.py``).
     """
-    nlp = spacy.blank("en")
+    if parse:
+        from .parse import parse_pipeline
+
+        nlp = parse_pipeline()
+    else:
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
     nlp.max_length = max_length
-    nlp.add_pipe("sentencizer")
+    return add_factwash(nlp)
+
+
+def add_factwash(nlp: Language) -> Language:
+    """Add the lookup lemmas, the cue component and the gate to a pipeline (a user's own, or the one above)."""
     nlp.add_pipe("factwash_lemmas")
     nlp.add_pipe("factwash_cues")
     nlp.add_pipe("factwash_strength")

@@ -53,3 +53,24 @@ def corpora() -> Path:
 def cues_of(doc, label=None):
     """(label, text, entry id) of every resolved cue, optionally of one class."""
     return [(s.label_, s.text, s.id_) for s in doc.spans["factwash_cues"] if label is None or s.label_ == label]
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_drift(name: str, measured: str):
+    """How the README's table ``name`` differs from a measured table (empty when they agree)."""
+    from spacy_factwash.evaluation.readme import extract_table, table_drift
+
+    return table_drift(extract_table(README.read_text(encoding="utf8"), name), measured)
+
+
+def perturbed_drift(name: str, measured: str, row_start: str, cell: int, value: str):
+    """The drift the guard reports for a README whose table ``name`` has one cell of one row changed."""
+    from spacy_factwash.evaluation.readme import extract_table, replace_table, table_drift
+
+    row = next(line for line in measured.splitlines() if line.startswith(row_start))
+    cells = row.split("|")
+    cells[cell] = f" {value} "
+    readme = replace_table(README.read_text(encoding="utf8"), measured.replace(row, "|".join(cells)), name)
+    return table_drift(extract_table(readme, name), measured)

@@ -109,44 +109,18 @@ def test_confirm_command_names_a_malformed_line(tmp_path):
     assert result.exit_code == 1 and "items.jsonl:2: malformed JSON" in result.output
 
 
-# -- rule 8, with a dependency parse: a canned parser stands in for a trained one (none can be downloaded here)
-
-PARSES = {
-    "Effective today, the finance office replaces the team lead as approver of expense reports.": (
-        [6, 0, 6, 5, 5, 6, 6, 9, 9, 6, 6, 10, 11, 14, 12, 6],
-        ["advmod", "npadvmod", "punct", "det", "compound", "nsubj", "ROOT", "det", "compound", "dobj", "prep",
-         "pobj", "prep", "compound", "pobj", "punct"]),
-    "The finance office replaces the printer, and expense reports stay with the team lead.": (
-        [2, 2, 3, 3, 5, 3, 3, 3, 9, 10, 3, 10, 14, 14, 11, 3],
-        ["det", "compound", "nsubj", "ROOT", "det", "dobj", "punct", "cc", "compound", "nsubj", "conj", "prep",
-         "det", "compound", "pobj", "punct"]),
-    "Expense reports must be approved by the team lead.": (
-        [1, 4, 4, 4, 4, 4, 8, 8, 5, 4],
-        ["compound", "nsubjpass", "aux", "auxpass", "ROOT", "agent", "det", "compound", "pobj", "punct"]),
-}
+# -- rule 8 on real parses: the shipped tagger and parser trained on UD English EWT
 
 
+@pytest.fixture(scope="module")
 def parsed_confirmer():
-    from spacy.language import Language
-
     from spacy_factwash.authority.confirm import Confirmer
 
-    @Language.component("canned_parser")
-    def canned_parser(doc):
-        if doc.text not in PARSES:  # scope terms are lemmatized through the same pipeline
-            return doc
-        heads, deps = PARSES[doc.text]
-        for token, head, dep in zip(doc, heads, deps):
-            token.head, token.dep_ = doc[head], dep
-        return doc
-
-    nlp = spacy_factwash.load()
-    nlp.add_pipe("canned_parser", before="factwash_cues")
-    return Confirmer(nlp)
+    return Confirmer(spacy_factwash.load(parse=True))
 
 
-def test_rule_8_with_a_parser_requires_the_scope_among_the_change_words_arguments():
-    confirmer = parsed_confirmer()
+def test_rule_8_with_a_parser_requires_the_scope_among_the_change_words_arguments(parsed_confirmer):
+    confirmer = parsed_confirmer
     items = {"A": "Expense reports must be approved by the team lead.",
              "B": "Effective today, the finance office replaces the team lead as approver of expense reports."}
     result = confirmer.confirm({**GOOD, "scope_terms": ["team lead"]}, items)
@@ -154,3 +128,35 @@ def test_rule_8_with_a_parser_requires_the_scope_among_the_change_words_argument
     trap = {"A": items["A"], "B": "The finance office replaces the printer, and expense reports stay with the team lead."}
     refused = confirmer.confirm({**GOOD, "scope_terms": ["expense reports"], "quote": trap["B"]}, trap)
     assert not refused.confirmed and refused.blocked_by.rule == 8
+
+
+RULE_8_CASES = [
+    # (target rule, source note, scope term, confirmed)
+    ("Refunds are issued by cheque.", "Refunds are no longer issued by cheque.", "refunds", True),
+    ("Refunds are issued by cheque.",
+     "The cafeteria no longer opens on Sundays, and refunds are issued by cheque.", "refunds", False),
+    ("Travel requests are approved by the department head.",
+     "Effective Monday, travel requests are superseded by the new online form.", "travel requests", True),
+    ("Vendor sign-off is done by the security team.",
+     "Vendor sign-off transferred to the procurement team this quarter.", "vendor", True),
+    ("Vendor sign-off is done by the security team.",
+     "The security badge transferred to the procurement team, and vendor sign-off stays put.", "vendor", False),
+]
+
+
+@pytest.mark.parametrize("target, source, scope, confirmed", RULE_8_CASES)
+def test_rule_8_on_real_parses(parsed_confirmer, target, source, scope, confirmed):
+    """A passive subject (nsubj:pass), an adverbial change word's clause, a participle's noun: arguments; a
+    coordinated clause is not."""
+    result = parsed_confirmer.confirm({**GOOD, "scope_terms": [scope], "quote": source}, {"A": target, "B": source})
+    assert result.confirmed is confirmed, result.reasons
+    assert (result.reasons[-1].rule, result.reasons[-1].passed) == (8, confirmed)
+
+
+def test_the_fixture_comes_out_the_same_with_rule_8_on_real_parses(parsed_confirmer):
+    for case in CASES:
+        items = {i["id"]: i["text"] for i in case["items"]}
+        plain, parsed = default_confirmer().confirm(case["proposal"], items), parsed_confirmer.confirm(case["proposal"], items)
+        assert parsed.confirmed is plain.confirmed, (case["id"], parsed.blocked_by)
+        if parsed.confirmed:
+            assert parsed.reasons[-1].rule == 8 and parsed.reasons[-1].passed is True

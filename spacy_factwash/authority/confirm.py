@@ -11,14 +11,15 @@ items share, with no restatement or mention around it, is confirmed
 
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from ..cues.anchored import AnchoredMatcher
 from ..cues.extensions import CUES_KEY
 from ..gate.report import Excerpt
+from ..parse import relation
 from .lexicon import load_authority_lexicon
 
 TYPES = ("supersedes", "narrows_scope", "transfers_authority", "contradicts")
@@ -28,6 +29,10 @@ WEAK_CHANGE = {"change:only", "change:now"}
 # dependency labels (ClearNLP and Universal Dependencies) of a verb's or noun's arguments
 ARGUMENT_DEPS = {"nsubj", "nsubjpass", "csubj", "dobj", "obj", "iobj", "attr", "agent", "prep", "pobj", "obl",
                  "dative", "oprd", "npadvmod", "nmod", "compound", "poss", "acl", "relcl", "xcomp", "ccomp"}
+# an adverbial change word ("no longer", "now", "only") and the phrases it may sit in on the way up to its verb
+ADVERBIAL_DEPS = frozenset({"advmod", "neg", "fixed"})
+PHRASE_DEPS = frozenset({"obl", "nmod", "pobj", "prep", "npadvmod", "case"})
+COORDINATED_DEPS = frozenset({"conj", "parataxis", "cc"})
 
 
 @dataclass(frozen=True)
@@ -203,17 +208,40 @@ class Confirmer:
 
     def _argument_holds_scope(self, doc: Doc, change: Tuple[int, int, str], shared: Sequence[Tuple[str, ...]],
                               lemmas: Sequence[str]) -> bool:
-        """Whether a shared scope term lies in the subtree of an argument of the change word (rule 8)."""
+        """Whether a shared scope term lies in an argument of the change word (rule 8).
+
+        The arguments of a change verb are its subject, object, agent,
+        prepositional phrases ... An adverbial change word ("no longer",
+        "now", "only") changes the clause it modifies, so that clause counts
+        (without the clauses coordinated with it); a participle modifying a
+        noun ("sign-off transferred to the team") has that noun phrase as an
+        argument too.
+        """
         head = doc[change[0]:change[1]].root
-        heads = [head] + [t for t in head.children if t.dep_ in ("aux", "auxpass")]
-        for governor in heads:
-            for argument in governor.children:
-                if argument.dep_ not in ARGUMENT_DEPS:
-                    continue
-                left, right = argument.left_edge.i, argument.right_edge.i + 1
-                if any(self._occurs(term, lemmas, left, right) for term in shared):
-                    return True
-        return False
+        regions: List[Set[int]] = []
+        if relation(head) in ADVERBIAL_DEPS:
+            clause = _clause_of(head)
+            others = {t.i for child in clause.children if relation(child) in COORDINATED_DEPS for t in child.subtree}
+            regions.append({t.i for t in clause.subtree} - others)
+        if relation(head) == "acl":
+            regions.append(set(range(head.head.left_edge.i, head.left_edge.i)))
+        heads = [head] + [t for t in head.children if relation(t) in ("aux", "auxpass")]
+        regions += [{t.i for t in argument.subtree} for governor in heads
+                    for argument in governor.children if relation(argument) in ARGUMENT_DEPS]
+        return any(_occurs_within(term, lemmas, region) for region in regions for term in shared)
+
+
+def _occurs_within(term: Tuple[str, ...], lemmas: Sequence[str], region: Set[int]) -> bool:
+    """Whether the term's lemmas occur on consecutive tokens that all lie in the region."""
+    return any(all(i + k in region for k in range(len(term))) and tuple(lemmas[i:i + len(term)]) == term
+               for i in region)
+
+
+def _clause_of(token: Token) -> Token:
+    """The verb (or the root) an adverbial hangs from, through the phrases between ("only between 6 and 9")."""
+    while relation(token) in ADVERBIAL_DEPS | PHRASE_DEPS and token.head is not token and not token.tag_.startswith("VB"):
+        token = token.head
+    return token
 
 
 def _inside_quotes(sent: Span, changes: Iterable[Tuple[int, int, str]]) -> bool:

@@ -6,7 +6,9 @@ speaker usually stands (``"source": "before"`` for "Alice said",
 ``"after"`` for "according to Alice"), the detector records the speaker as a
 source span. The heuristic reads word shapes and function words only, since
 the default pipeline has no tagger or parser; hearsay markers with no speaker
-("reportedly", "rumor has it") get no source.
+("reportedly", "rumor has it") get no source. With a parse, ``sense.py``
+drops reporting words in another sense ("the state of Texas", "a comment
+section", "heard a noise").
 """
 
 from typing import List, Optional
@@ -14,8 +16,9 @@ from typing import List, Optional
 from spacy.tokens import Doc, Span, Token
 
 from ..lexicon import Entry
-from .base import CueDetector
+from .base import CueDetector, Match
 from .matcher import register_factory
+from .sense import holds_sense
 
 MAX_SOURCE_TOKENS = 6
 # Function words that end a speaker phrase: a clause starts, or the phrase is over.
@@ -89,6 +92,10 @@ class AttributionDetector(CueDetector):
 
     label = "ATTRIBUTION"
     name = "attribution"
+
+    def keep(self, doc: Doc, cue: Match) -> bool:
+        """With a parse, drop reporting words in another sense ("the state of Texas", "added salt"; sense.py)."""
+        return holds_sense(doc, cue, self.label)
 
     def source_of(self, doc: Doc, cue: Span, entry: Entry) -> Optional[Span]:
         """The speaker on the entry's side; a verb with nobody before it looks after (", said Alice")."""

@@ -3,24 +3,27 @@
 Exclusions such as "no doubt", "appeared in the journal" and "could not" are
 entries of ``lexicons/hedge.jsonl``. The rule that needs more than a pattern
 lives here: a capitalised "May" inside a sentence is the month, not the modal.
+With a parse, ``sense.py`` also drops hedge words in another sense ("as
+indicated in Fig. 2", "the membrane potential", "we could detect").
 """
 
 from spacy.tokens import Doc
 
 from .base import CueDetector, Match, starts_sentence
 from .matcher import register_factory
+from .sense import holds_sense
 
 
 class HedgeDetector(CueDetector):
-    """Resolve hedge cues; rejects the month "May" mid-sentence."""
+    """Resolve hedge cues; rejects the month "May" mid-sentence, and with a parse the wrong senses."""
 
     label = "HEDGE"
     name = "hedge"
 
     def keep(self, doc: Doc, cue: Match) -> bool:
-        """Reject "May" written with a capital where no sentence starts: the month."""
+        """Reject "May" written with a capital where no sentence starts (the month), and wrong senses (sense.py)."""
         first = doc[cue.start]
-        return not (first.text == "May" and not starts_sentence(first))
+        return not (first.text == "May" and not starts_sentence(first)) and holds_sense(doc, cue, self.label)
 
 
 make_hedge = register_factory("factwash_hedge", lambda: [HedgeDetector()])

@@ -57,11 +57,21 @@ VIEWS: List[View] = [
 ]
 
 
-def evaluation_pipeline(lexicon_dir: Optional[str] = None, verify_lexicons: bool = True) -> Language:
-    """Blank English, the sentencizer (for article corpora) and factwash_cues."""
-    nlp = spacy.blank("en")
+def evaluation_pipeline(lexicon_dir: Optional[str] = None, verify_lexicons: bool = True,
+                        parse: bool = False) -> Language:
+    """Blank English, the sentencizer (for article corpora) and factwash_cues.
+
+    With ``parse``, the shipped tagger and parser come first (the sentencizer
+    before them), so the detectors read the parse (``cues/sense.py``).
+    """
+    if parse:
+        from ..parse import parse_pipeline
+
+        nlp = parse_pipeline()
+    else:
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
     nlp.max_length = 10_000_000
-    nlp.add_pipe("sentencizer")
     nlp.add_pipe("factwash_cues", config={"lexicon_dir": lexicon_dir, "verify_lexicons": verify_lexicons})
     return nlp
 
@@ -121,4 +131,33 @@ def markdown_table(result: Dict[str, object]) -> str:
         )
     if without_gold:
         lines += ["", f"No gold cues in this half, so not scored: {', '.join(without_gold)}."]
+    return "\n".join(lines) + "\n"
+
+
+SENSE_LABELS = ("HEDGE", "ATTRIBUTION")
+SENSE_CORPORA = tuple(dict.fromkeys(v.corpus for v in VIEWS if v.label in SENSE_LABELS))
+
+
+def compare_parse(root: Path, half: str, split_dir: Path) -> Tuple[Dict[str, object], Dict[str, object]]:
+    """The hedge and attribution views scored by the word lists alone and with the parse's cue sense."""
+    return tuple(evaluate(root, half, split_dir, nlp=evaluation_pipeline(parse=parse), corpora=SENSE_CORPORA)
+                 for parse in (False, True))
+
+
+def parse_table(without_parse: Dict[str, object], with_parse: Dict[str, object], sense_version: str) -> str:
+    """Sentence-level P/R/F1 of the hedge and attribution views without and with the parse, as Markdown."""
+    lines = [
+        f"Held-out **{without_parse['half']}** half, lexicon {without_parse['lexicon_version']}, sense lists "
+        f"{sense_version}, sentence level: the word lists alone, and with the shipped parser's cue sense.",
+        "",
+        "| corpus | class | TP | FP | FN | P | R | F1 | TP parse | FP parse | FN parse | P parse | R parse | F1 parse |",
+        "|---|---|" + "---:|" * 12,
+    ]
+    for row, parsed in zip(without_parse["rows"], with_parse["rows"]):
+        s, p = row["sentence"], parsed["sentence"]
+        if row["label"] not in SENSE_LABELS or not s["tp"] + s["fn"]:
+            continue
+        lines.append(
+            f"| {row['view']} | {row['label']} | {s['tp']} | {s['fp']} | {s['fn']} | {s['p']:.2f} | {s['r']:.2f} | "
+            f"{s['f1']:.2f} | {p['tp']} | {p['fp']} | {p['fn']} | {p['p']:.2f} | {p['r']:.2f} | {p['f1']:.2f} |")
     return "\n".join(lines) + "\n"

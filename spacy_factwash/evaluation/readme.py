@@ -20,6 +20,8 @@ MODEL_COST = "model-cost-table"
 STRENGTH = "strength-table"
 SUMMEDITS = "summedits-table"
 SCOPE = "scope-table"
+PARSER = "parser-table"
+PARSE_CUES = "parse-cue-table"
 
 
 def _markers(name: str):

@@ -1,4 +1,4 @@
-"""How often a real edit turns a correlational or conditional claim into a direct causal one (SummEdits, dev data).
+"""The gate on SummEdits' real LLM edits (development data): verdicts by human label, and claim-strength step-ups.
 
 SummEdits (Laban et al., 2023) pairs a seed summary (``original_summary``)
 with an LLM edit of it (``summary``) and a human verdict: label 1, the edit
@@ -95,31 +95,44 @@ def gate_score(root: Path, gate) -> Dict[str, object]:
             "lexicon_version": gate.nlp.get_pipe("factwash_cues").lexicon_version}
 
 
-def _rate(counts: Dict[str, int], key: str) -> str:
-    return f"{counts.get(key, 0) / counts['edits']:.2f}" if counts.get("edits") else "-"
+def measure(root: Path) -> Dict[str, Dict[str, object]]:
+    """The default gate and the same gate on the parse pipeline (``load(parse=True)``), on every edit."""
+    from ..pipeline import load
+
+    if not (root / RAW).is_dir():
+        raise FileNotFoundError(f"{root / RAW}: no SummEdits files (public origin: github.com/salesforce/factualNLG)")
+    return {name: gate_score(root, load(parse=parse).get_pipe("factwash_compare"))
+            for name, parse in (("default", False), ("parse", True))}
 
 
-def gate_table(result: Dict[str, object]) -> str:
-    """The README block: flagged and uncheckable shares by domain and label; each change type's rate."""
+def _share(counts: Dict[str, int], *keys: str) -> float:
+    return sum(counts.get(key, 0) for key in keys) / counts["edits"] if counts.get("edits") else 0.0
+
+
+def gate_table(result: Dict[str, Dict[str, object]]) -> str:
+    """The README block: flagged, passed and uncheckable shares by domain and label (and flagged with the parse);
+    each change type's rate."""
+    default, parse = result["default"], result["parse"]
     lines = [
         f"SummEdits (Laban et al. 2023; development data), every LLM edit of a seed summary, lexicon "
-        f"{result['lexicon_version']}: share of edits flagged (rewrite or reject), passed and uncheckable, by the "
+        f"{default['lexicon_version']}: share of edits flagged (rewrite or reject), passed and uncheckable, by the "
         "human label (consistent edits should pass; inconsistent ones include edits no check here covers, such as a "
-        "swapped entity).",
+        "swapped entity), and the share flagged when the pipeline has the parse (`load(parse=True)`).",
         "",
-        "| domain | edits | label | flagged | passed | uncheckable |",
-        "|---|---:|---|---:|---:|---:|",
+        "| domain | label | edits | flagged | passed | uncheckable | flagged with the parse |",
+        "|---|---|---:|---:|---:|---:|---:|",
     ]
-    rows = [(domain, by) for domain, by in result["domains"].items()] + [("all", result["verdicts"])]
-    for domain, by in rows:
+    rows = [(d, default["domains"][d], parse["domains"][d]) for d in DOMAINS]
+    rows.append(("all", default["verdicts"], parse["verdicts"]))
+    for domain, by, parsed in rows:
         for name in LABELS.values():
             c = by[name]
-            flagged = (c.get("rewrite", 0) + c.get("reject", 0)) / c["edits"] if c.get("edits") else 0.0
-            lines.append(f"| {domain} | {c.get('edits', 0)} | {name} | {flagged:.2f} | {_rate(c, 'pass')} | "
-                         f"{_rate(c, 'uncheckable')} |")
+            lines.append(f"| {domain} | {name} | {c.get('edits', 0)} | {_share(c, 'rewrite', 'reject'):.2f} | "
+                         f"{_share(c, 'pass'):.2f} | {_share(c, 'uncheckable'):.2f} | "
+                         f"{_share(parsed[name], 'rewrite', 'reject'):.2f} |")
     lines += ["", "| change | consistent edits | inconsistent edits |", "|---|---:|---:|"]
-    edits = {name: result["verdicts"][name]["edits"] for name in LABELS.values()}
+    edits = {name: default["verdicts"][name]["edits"] for name in LABELS.values()}
     for change_type in CHANGE_TYPES:
-        cells = [f"{result['types'][name].get(change_type, 0) / edits[name]:.3f}" for name in LABELS.values()]
+        cells = [f"{default['types'][name].get(change_type, 0) / edits[name]:.3f}" for name in LABELS.values()]
         lines.append(f"| {change_type} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

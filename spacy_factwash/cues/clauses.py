@@ -94,13 +94,17 @@ def clause_words() -> ClauseWords:
 @dataclass(frozen=True)
 class TokenView:
     """What segmenting reads of every token, taken from the Doc in one array: the word (exact and lower-cased,
-    as hashes) and whether it can be a content word (not a function word, punctuation, a space or a number)."""
+    as hashes), whether it can be a content word (not a function word, punctuation, a space or a number), and,
+    when the Doc has a dependency parse, whether it heads a clause of its own (a verb with a subject:
+    "..., and Bob left early") or coordinates one (the "and" before it)."""
 
     orth: List[int]
     lower: List[int]
     punct: List[bool]
     plain: List[bool]
     number: List[bool]
+    finite: FrozenSet[int] = frozenset()
+    joins_clause: FrozenSet[int] = frozenset()
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
@@ -108,8 +112,21 @@ class TokenView:
             return cls([], [], [], [], [])
         function = clause_words().function
         rows = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE]).tolist()
+        finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())
         return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
-                   [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows], [bool(r[3]) for r in rows])
+                   [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows], [bool(r[3]) for r in rows],
+                   finite, joins)
+
+
+SUBJECTS = frozenset({"nsubj", "csubj", "expl"})  # UD subject relations (subtypes such as nsubj:pass included)
+
+
+def _clauses_from_parse(doc: Doc) -> Tuple[FrozenSet[int], FrozenSet[int]]:
+    """From a dependency parse: the tokens that have a subject (a clause's head), and the coordinators ("cc")
+    whose conjunct is such a head."""
+    finite = frozenset(token.head.i for token in doc if token.dep_.split(":", 1)[0] in SUBJECTS)
+    joins = frozenset(token.i for token in doc if token.dep_ == "cc" and token.head.i in finite)
+    return finite, joins
 
 
 @dataclass(frozen=True)
@@ -158,8 +175,8 @@ def _opener(view: TokenView, i: int, end: int, words: ClauseWords, after_comma: 
         return words.word[lower]
     if following and words.pair(lower, following):
         return words.pair(lower, following)
-    if lower in words.coordinators and following in words.subjects:
-        return words.word[lower]  # "and they left"; after a comma, "and" before anything else is _opens_clause's
+    if lower in words.coordinators and (following in words.subjects or i in view.joins_clause):
+        return words.word[lower]  # "and they left" ("and Bob left", with a parse); else it is _opens_clause's
     if after_comma and lower in words.after_comma:
         return words.word[lower]
     return ""
@@ -232,12 +249,14 @@ def _interrupts(units: Sequence[_Unit], n: int, words: ClauseWords) -> bool:
 
 
 def _opens_clause(view: TokenView, unit: _Unit, words: ClauseWords) -> bool:
-    """Whether what follows a comma is a clause of its own: an opener, a frame, or words holding an auxiliary
-    or modal (", the weather may turn", ", and the weather may turn"); else it is a list item or an
-    apposition of the claim before (", project management suite", ", and access to insights")."""
+    """Whether what follows a comma is a clause of its own: an opener, a frame, or words holding an auxiliary,
+    a modal or (with a parse) a verb with its subject (", the weather may turn", ", and the canteen opens");
+    else it is a list item or an apposition of the claim before (", project management suite", ", and access
+    to insights")."""
     if unit.opener or unit.kind != CLAIM or unit.separator != words.comma:
         return True
-    return any(view.lower[i] in words.auxiliaries for start, end in unit.ranges for i in range(start + 1, end))
+    return any(view.lower[i] in words.auxiliaries or i in view.finite
+               for start, end in unit.ranges for i in range(start + 1, end))
 
 
 def _soft_merge(view: TokenView, units: Sequence[_Unit], words: ClauseWords) -> List[_Unit]:

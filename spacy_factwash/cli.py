@@ -82,7 +82,9 @@ def cues(
     doc = nlp(text)
     found = cue_dicts(doc)
     if as_json:
-        typer.echo(json.dumps({"lexicon_version": nlp.get_pipe("factwash_cues").lexicon_version, "cues": found}))
+        component = nlp.get_pipe("factwash_cues")
+        typer.echo(json.dumps({"lexicon_version": component.lexicon_version,
+                               "lexicon_digest": component.lexicons.digest, "cues": found}))
         return
     typer.echo(mark_cues(doc))
     typer.echo("")

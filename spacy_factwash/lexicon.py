@@ -103,6 +103,13 @@ class LexiconSet:
         """The entry with this id; KeyError when the set has none."""
         return self.by_id[entry_id]
 
+    @property
+    def digest(self) -> str:
+        """A digest of the class files as loaded (not as the manifest claims them), so two sets that differ in
+        any byte never share it, whatever their version says."""
+        return sha256(b"".join(sha256(self.files[name]).encode("ascii") + name.encode("utf8")
+                               for name in sorted(self.files)))
+
 
 def packaged_lexicon_dir() -> Path:
     """The lexicon folder shipped with the package.

@@ -16,7 +16,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .cues.extensions import CUES_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
+from .cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
 
 
 class BadInput(ValueError):
@@ -153,5 +153,6 @@ def output_record(item: InputLine, doc: Doc) -> Dict[str, Any]:
         "id": item.id,
         "status": "ok" if doc.text.strip() else "empty",
         "lexicon_version": doc.user_data.get(LEXICON_VERSION_KEY),
+        "lexicon_digest": doc.user_data.get(LEXICON_DIGEST_KEY),
         "cues": cue_dicts(doc),
     }

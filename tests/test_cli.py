@@ -42,7 +42,7 @@ def test_cues_json_carries_offsets_and_version():
     data = json.loads(result.output)
     assert data["cues"] == [{"label": "NEGATION", "text": "never", "start_char": 4, "end_char": 9,
                              "entry": "negation:never", "source": None}]
-    assert data["lexicon_version"] == VERSION
+    assert data["lexicon_version"] == VERSION and data["lexicon_digest"] == load_lexicons().digest
 
 
 def test_cues_on_empty_text_says_so():

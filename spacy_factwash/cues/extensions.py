@@ -23,6 +23,7 @@ DEFAULT_PREFIX = "factwash"
 CUES_KEY = "factwash_cues"
 SOURCES_KEY = "factwash_sources"
 LEXICON_VERSION_KEY = "factwash_lexicon_version"
+LEXICON_DIGEST_KEY = "factwash_lexicon_digest"
 FLAG_NAMES = {
     "HEDGE": "hedged",
     "ATTRIBUTION": "attributed",

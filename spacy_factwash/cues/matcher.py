@@ -35,6 +35,7 @@ from .base import CueDetector, Match
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
+    LEXICON_DIGEST_KEY,
     LEXICON_VERSION_KEY,
     SOURCES_KEY,
     register_extensions,
@@ -159,6 +160,7 @@ class CueComponent(Pipe):
         if sources:
             doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
         doc.user_data[LEXICON_VERSION_KEY] = self.lexicon_version
+        doc.user_data[LEXICON_DIGEST_KEY] = self.lexicons.digest
 
     # -- serialization: the lexicon files travel with the pipeline ---------------------------
 

@@ -11,7 +11,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..cues.extensions import LEXICON_VERSION_KEY
+from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
 from .align import align, sentences
 from .checks import (
     PRESENCE_CHECKS,
@@ -94,6 +94,7 @@ class CompareComponent:
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, uncheckable, list(ALWAYS_NOT_CHECKED) + list(self.disabled), version, notes, empty,
             len(memory_sents),
+            lexicon_digest=memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, ""),
         )
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:

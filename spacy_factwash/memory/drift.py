@@ -74,6 +74,9 @@ def drift_from_reports(hops: Sequence[Report], end_to_end: Report,
 
 def drift(versions: Sequence[str], gate) -> DriftReport:
     """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``factwash_compare`` component."""
+    if isinstance(versions, (str, bytes)) or not isinstance(versions, Sequence):
+        raise TypeError(f"drift: versions must be a list of strings (the chain v0, v1, ...), "
+                        f"got {type(versions).__name__}")
     if len(versions) < 2:
         raise ValueError("drift needs a chain of at least two versions")
     for index, version in enumerate(versions):

@@ -29,6 +29,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 from spacy.schemas import validate_token_pattern
 
+from .outputs import write_text
+
 LABELS = ("HEDGE", "ATTRIBUTION", "NEGATION", "CONDITIONAL", "TEMPORAL")
 CLASS_FILES = {
     "hedge.jsonl": "HEDGE",
@@ -280,5 +282,5 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
         files[name] = file_path.read_bytes()
         list(parse_entries(files[name], str(file_path), label))
     manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
-    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf8")
+    write_text(folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest

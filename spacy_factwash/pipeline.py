@@ -10,6 +10,8 @@ from functools import lru_cache
 import spacy
 from spacy.language import Language
 
+from .textfile import surrogate_problem
+
 DEFAULT_MAX_LENGTH = 10_000_000
 
 
@@ -45,6 +47,9 @@ def inspect(source: str, memory: str, *, review=None) -> "Report":
     for name, value in (("source", source), ("memory", memory)):
         if not isinstance(value, str):
             raise TypeError(f"inspect: {name} must be a str, got {type(value).__name__}")
+        problem = surrogate_problem(value, name)
+        if problem:
+            raise ValueError(f"inspect: {problem}")
     nlp = default_pipeline()
     source_doc, memory_doc = nlp.pipe([source, memory])
     report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
@@ -69,6 +74,9 @@ def confirm(proposal: dict, items) -> "Confirmation":
     if not isinstance(proposal, dict):
         raise TypeError(f"confirm: proposal must be a dict, got {type(proposal).__name__}")
     by_id = items if isinstance(items, dict) else {item["id"]: item["text"] for item in items}
+    problem = surrogate_problem(proposal, "the proposal") or surrogate_problem(by_id, "the items")
+    if problem:
+        raise ValueError(f"confirm: {problem}")
     return default_confirmer().confirm(proposal, by_id)
 
 

@@ -53,3 +53,13 @@ def corpora() -> Path:
 def cues_of(doc, label=None):
     """(label, text, entry id) of every resolved cue, optionally of one class."""
     return [(s.label_, s.text, s.id_) for s in doc.spans["factwash_cues"] if label is None or s.label_ == label]
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A folder on a disk a test can fill (tests/disk.py: a tmpfs, or a file-size limit in child processes)."""
+    from disk import SmallDisk
+
+    disk = SmallDisk(tmp_path)
+    yield disk
+    disk.close()

@@ -486,9 +486,32 @@ def test_gate_with_both_model_components_writes_their_notes_and_a_budget_of_zero
         assert [[n["type"] for n in r["notes"]] for r in reports] == [
             ["lowered_by_witness", "support_not_established"], ["support_not_established"]]
         assert len(stub.requests) == 3 and "model cost: 3 call(s)" in result.stderr
-        capped = cli("gate", pairs, tmp_path / "capped.jsonl", "--witness", "--max-usd", "0", "--no-cache", env=env)
-        assert len(stub.requests) == 3 and "refused by the budget" in capped.stderr
-        assert json.loads((tmp_path / "capped.jsonl").read_text().splitlines()[0])["verdict"] == "rewrite"
+
+
+def test_a_run_stopped_by_its_budget_exits_6_and_resumes_where_it_stopped(tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_factwash.cli import app
+
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("\n".join(json.dumps(p) for p in [
+        {"id": 1, "source": "The cluster has 4,500 nodes.", "memory": "The cluster has 4,500 nodes."},
+        {"id": 2, "source": "Alice might be promoted.", "memory": HEDGED}]) + "\n")
+    with AnthropicStub(answer_by_tool) as stub:
+        runner = CliRunner(env=stub.env())
+        capped = runner.invoke(app, ["gate", str(pairs), str(tmp_path / "capped.jsonl"), "--witness", "--max-usd", "0",
+                                     "--no-cache"])
+        assert capped.exit_code == 6 and stub.requests == [] and "refused by the budget" in capped.output
+        assert "model budget was reached at" in capped.output and "pairs.jsonl:2" in capped.output
+        assert [json.loads(line)["id"] for line in (tmp_path / "capped.jsonl").read_text().splitlines()] == [1]
+        resumed = runner.invoke(app, ["gate", str(pairs), str(tmp_path / "capped.jsonl"), "--witness", "--resume",
+                                      "--no-cache"])
+        assert resumed.exit_code == 0 and len(stub.requests) == 1, resumed.output
+        assert [json.loads(line)["verdict"] for line in (tmp_path / "capped.jsonl").read_text().splitlines()] == [
+            "pass", "pass"]
+        check = runner.invoke(app, ["check", "--source", "Alice might be promoted.", "--memory", HEDGED, "--witness",
+                                    "--max-usd", "0", "--no-cache"])
+        assert check.exit_code == 6 and "verdict: rewrite" in check.output and len(stub.requests) == 1
 
 
 def test_an_unpriced_model_or_a_missing_key_is_refused_on_the_command_line_before_any_call(tmp_path):

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..gate.report import Report
+from ..textfile import surrogate_problem
 from .provenance import Item, Store, Verification
 
 
@@ -82,6 +83,9 @@ def drift(versions: Sequence[str], gate) -> DriftReport:
     for index, version in enumerate(versions):
         if not isinstance(version, str):
             raise TypeError(f"drift: version {index} must be a str, got {type(version).__name__}")
+        problem = surrogate_problem(version, f"version {index}")
+        if problem:
+            raise ValueError(f"drift: {problem}")
     pairs = [(versions[i - 1], versions[i]) for i in range(1, len(versions))] + [(versions[0], versions[-1])]
     reports = list(gate.pipe_pairs(pairs))
     return drift_from_reports(reports[:-1], reports[-1], versions)

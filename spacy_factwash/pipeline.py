@@ -87,13 +87,21 @@ def drift(versions) -> "DriftReport":
     return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))
 
 
-def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None) -> "GatedMemory":
-    """Gate a mem0 ``Memory``: every fact is checked against its source before it is stored (mem0 extra).
+def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None,
+         database="factwash.sqlite") -> "GatedMemory":
+    """Gate a mem0 ``Memory`` (or ``AsyncMemory``): every write is checked against its source before it is stored
+    (mem0 extra).
 
-    With a ``fixer`` (``models.fixer.Fixer``), a fact held for a rewrite verdict is stored in its fixed form
-    when the fix passes the gate. With a ``review`` (``models.review.Review``), each report is reviewed by the
-    model components before the policy acts on it: a witness may lower a verdict, never raise it.
+    ``audit_log``: the JSONL file every decision and its outcome are appended to. ``database``: the SQLite file
+    of the review queue and the provenance graph. With a ``fixer`` (``models.fixer.Fixer``), a fact held for a
+    rewrite verdict is stored in its fixed form when the fix passes the gate. With a ``review``
+    (``models.review.Review``), each report is reviewed by the model components before the policy acts on it: a
+    witness may lower a verdict, never raise it. An ``AsyncMemory`` gets an ``AsyncGatedMemory``, whose writes
+    are awaited.
     """
-    from .memory.mem0_adapter import GatedMemory
+    import inspect as inspection
 
-    return GatedMemory(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer, review)
+    from .memory.mem0_adapter import AsyncGatedMemory, GatedMemory
+
+    gated = AsyncGatedMemory if inspection.iscoroutinefunction(memory.add) else GatedMemory
+    return gated(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer, review, database)

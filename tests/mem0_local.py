@@ -3,6 +3,7 @@ counting the write-path tests share: what the store, the audit log and the revie
 
 import json
 import os
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -40,8 +41,36 @@ def new_memory(folder: Path, url: str, name: str, asynchronous: bool = False):
     return (AsyncMemory if asynchronous else Memory).from_config(mem0_config(folder, url, name))
 
 
+class Serialised:
+    """A vector store whose calls run one at a time: qdrant's local mode is not thread-safe (a search racing an
+    insert fails inside it), and the thread tests are about the wrapper, not about qdrant."""
+
+    def __init__(self, store) -> None:
+        self._store = store
+        self._lock = threading.RLock()
+
+    def __getattr__(self, name: str):
+        found = getattr(self._store, name)
+        if not callable(found):
+            return found
+
+        def call(*args, **kwargs):
+            with self._lock:
+                return found(*args, **kwargs)
+
+        return call
+
+
+def threadsafe(memory):
+    """The Memory with its vector store serialised (``Serialised``)."""
+    memory.vector_store = Serialised(memory.vector_store)
+    return memory
+
+
 def audit(path: Path) -> list:
-    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    """The audit log's records (none when nothing could be written to it)."""
+    path = Path(path)
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
 def events(path: Path, event: str) -> list:
@@ -53,13 +82,15 @@ def outcomes(path: Path) -> dict:
     return {record["decision"]: record for record in events(path, "outcome")}
 
 
-def tally(attempted, store: dict, audit_path: Path, queue) -> Counter:
-    """Count every attempted fact as stored, held or dropped, each only when the store, the audit log and the
-    review queue agree; anything else is lost. ``store``: memory id -> text, read back from the store.
+def tally(attempted, store: dict, audit_path: Path, queue, raised=()) -> Counter:
+    """Count every attempted fact as stored, held, dropped or refused, each only when the store, the audit log
+    and the review queue agree; anything else is lost. ``store``: memory id -> text, read back from the store;
+    ``raised``: the facts whose write raised an error to its caller.
 
     stored: the store holds the fact, and an outcome "stored" (or "already_stored") names the ids holding it;
     held: a review-queue row holds it, and its decision's outcome says "held" (or "fixed");
-    dropped: its decision's outcome says "dropped" and the store does not hold it.
+    dropped: its decision's outcome says "dropped" and the store does not hold it;
+    refused: its write raised to the caller, the store does not hold it, and no outcome says otherwise.
     Also lost: an outcome "stored" whose ids the store does not hold with that text (the log lying).
     """
     decisions = {record["decision"]: record for record in events(audit_path, "decision")}
@@ -78,6 +109,8 @@ def tally(attempted, store: dict, audit_path: Path, queue) -> Counter:
             counts["held"] += 1
         elif not in_store and results and all(r == "dropped" for r in results):
             counts["dropped"] += 1
+        elif not in_store and fact in raised and all(r in (None, "failed") for r in results):
+            counts["refused"] += 1
         else:
             counts["lost"] += 1
     for record in settled.values():  # the log never says stored what the store does not hold

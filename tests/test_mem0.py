@@ -18,7 +18,7 @@ except ImportError:
     pytest.skip("mem0 is an optional extra: pip install '.[test,mem0]'", allow_module_level=True)
 
 import spacy_factwash  # noqa: E402
-from mem0_local import audit, events, new_memory, offline, outcomes  # noqa: E402
+from mem0_local import audit, events, new_memory, offline, outcomes, threadsafe  # noqa: E402
 from openai_stub import Stub, new_messages  # noqa: E402
 from spacy_factwash.memory.mem0_adapter import NotStored  # noqa: E402
 
@@ -227,7 +227,8 @@ def threaded_reply(body):
 
 def test_threads_sharing_one_wrapper_each_gate_their_own_facts_against_their_own_source(tmp_path, stub):
     stub.reply = threaded_reply
-    wrapped = wrapped_memory(tmp_path, stub, "threads")
+    wrapped = spacy_factwash.wrap(threadsafe(new_memory(tmp_path, stub.url, "threads")),
+                                  audit_log=tmp_path / "t.jsonl", database=tmp_path / "t.sqlite")
     errors = []
 
     def write(number):
@@ -252,7 +253,7 @@ def test_threads_sharing_one_wrapper_each_gate_their_own_facts_against_their_own
 
 def test_async_memory_is_gated_and_concurrent_adds_keep_their_own_sources(tmp_path, stub):
     stub.reply = threaded_reply
-    memory = new_memory(tmp_path, stub.url, "async", asynchronous=True)
+    memory = threadsafe(new_memory(tmp_path, stub.url, "async", asynchronous=True))  # mem0 calls qdrant in threads
     wrapped = spacy_factwash.wrap(memory, audit_log=tmp_path / "a.jsonl", database=tmp_path / "a.sqlite")
 
     async def run():
@@ -367,3 +368,27 @@ def test_with_a_witness_a_hedge_the_lexicon_missed_no_longer_holds_the_fact(tmp_
     assert stored(wrapped, "u5") == [fact]
     [record] = events(wrapped.audit_log, "decision")
     assert record["verdict"] == "pass" and [n["type"] for n in record["report"]["notes"]] == ["lowered_by_witness"]
+
+
+def test_the_readme_review_example_runs_and_shows_what_it_says(tmp_path, stub, monkeypatch):
+    import ast
+    from pathlib import Path
+
+    from mem0_local import mem0_config
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf8")
+    block = readme.split("<!-- factwash:review-example:start -->\n```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    namespace = {"config": mem0_config(tmp_path, stub.url, "readme")}
+    shown = 0
+    for line in block.splitlines():
+        code, _, comment = line.partition("  # ")
+        if not code.strip():
+            continue
+        if comment.strip():
+            expected = comment.strip().split(":")[0] if comment.strip()[0].isdigit() else comment.strip()
+            assert eval(code, namespace) == ast.literal_eval(expected), line
+            shown += 1
+        else:
+            exec(code, namespace)
+    assert shown == 6 and (tmp_path / "factwash.sqlite").is_file() and (tmp_path / "audit.jsonl").is_file()

@@ -190,6 +190,11 @@ def test_procedural_memory_is_gated(tmp_path, stub):
     memory = wrapped.get(kept["id"])
     assert memory["metadata"]["memory_type"] == "procedural_memory"
     assert memory["metadata"]["factwash_verification"] == "attributed"
+    stub.reply = "Bananas are yellow."  # unaligned: stored, marked unverified, by the wrapper itself
+    [unverified] = wrapped.add(HEARSAY, agent_id="a3", memory_type="procedural_memory")["results"]
+    metadata = wrapped.get(unverified["id"])["metadata"]
+    assert metadata["memory_type"] == "procedural_memory" and metadata["factwash_verification"] == "unverified"
+    assert len(stub.chat_requests) == 3  # one summary per add: the verbatim write asked the model nothing
 
 
 def test_deletes_are_audited(tmp_path, stub):

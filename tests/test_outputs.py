@@ -68,7 +68,11 @@ def test_an_output_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path
     _, args = inputs(tmp_path)[command]
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    result = run(*args(fifo))
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so that a command writing to it would not block
+    try:
+        result = run(*args(fifo))
+    finally:
+        os.close(reader)
     assert result.exit_code == 1 and "is a pipe, not a file" in result.output
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     result = run(*args(tmp_path))
@@ -213,3 +217,12 @@ def test_resume_refuses_an_output_written_for_other_input_and_leaves_it_alone(tm
     result = run("gate", pairs, tmp_path / "out.jsonl", "--resume")
     assert result.exit_code == 1 and "reports for line(s) [3]" in result.output
     assert (tmp_path / "out.jsonl").read_bytes() == written
+
+
+def test_resume_never_cuts_the_last_line_of_a_file_gate_did_not_write(tmp_path):
+    pairs = write_lines(tmp_path / "pairs.jsonl", PAIRS)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my only line, with no newline")
+    result = run("gate", pairs, notes, "--resume")
+    assert result.exit_code == 1 and "not a result line" in result.output
+    assert notes.read_text() == "my only line, with no newline"

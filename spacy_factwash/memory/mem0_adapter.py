@@ -78,6 +78,7 @@ REVIEWED_KEY = "factwash_reviewed_by"
 SCOPE_KEYS = ("user_id", "agent_id", "run_id")
 PROCEDURAL = "procedural_memory"
 READS = frozenset({"get", "get_all", "search", "history", "config", "close", "api_version", "custom_instructions"})
+INFERRING = ("memory_type", "prompt")  # options of mem0's inferring write, never passed to a verbatim one
 FIND_LIMIT = 100_000  # memories of one scope read back when looking a fact up in the store
 EMPTY_EXTRACTION = json.dumps({"memory": []})
 _CALL: contextvars.ContextVar = contextvars.ContextVar("factwash_gated_call", default=None)
@@ -476,7 +477,7 @@ class _GatedWrites:
         results = list(result.get("results", []))
         for decision in call.deferred:
             try:
-                results += yield from self._store(decision)
+                results += yield from self._store(decision, None, call.options)
             except Exception:
                 failed.append(decision.fact)
         if failed:
@@ -503,6 +504,7 @@ class _GatedWrites:
         """Write one decided fact verbatim (an add, or the update it is), confirm it from the store, log the
         outcome; ``NotStored`` (logged as failed) when the store did not take it."""
         metadata = {**decision.metadata, **decision.provenance}
+        options = {key: value for key, value in (options or {}).items() if key not in INFERRING}
         try:
             if decision.operation == "update":
                 yield Op("update", (decision.memory_id,), {"text": decision.fact, "metadata": metadata})
@@ -511,7 +513,7 @@ class _GatedWrites:
                 ids = [decision.memory_id] if found and found.get("memory") == decision.fact else []
             else:
                 message = message or {"role": "user", "content": decision.fact}
-                result = yield Op("add", ([dict(message)],), {**(options or {}), **decision.scope, "infer": False,
+                result = yield Op("add", ([dict(message)],), {**options, **decision.scope, "infer": False,
                                                               "metadata": metadata})
                 results = [r for r in result.get("results", []) if r.get("memory") == decision.fact]
                 ids = [r["id"] for r in results]

@@ -71,7 +71,8 @@ class RunFile:
         self._handle = self.path.open("a", encoding="utf8")
 
     def _cut_torn_line(self) -> None:
-        """Cut off a last line a kill left without its newline; it is asked again."""
+        """Cut off a last line a kill left without its newline (it is asked again); a last line that does not
+        start like one of this file's records is not ours to cut, and is an error."""
         if not self.path.exists():
             return
         with self.path.open("r+b") as handle:
@@ -91,6 +92,11 @@ class RunFile:
                     position = position - step + cut + 1
                     break
                 position -= step
+            handle.seek(position)
+            torn, start = handle.read(size - position), json.dumps({self.key: 0})[:len(self.key) + 4].encode()
+            if not (torn.startswith(start) or start.startswith(torn)):
+                raise ValueError(f"{self.path}: its last line is not a result line cut short; "
+                                 "move the file aside to start the run again")
             handle.truncate(position)
             self.torn += 1
 

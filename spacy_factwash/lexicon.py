@@ -93,9 +93,14 @@ class LexiconSet:
     manifest: bytes
     verified: bool = True
     by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
+    # a digest of the class files as loaded (not as the manifest claims them), worked out once: two sets that
+    # differ in any byte never share it, whatever their version says
+    digest: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {entry.id: entry for entry in self.entries})
+        object.__setattr__(self, "digest", sha256(b"".join(sha256(self.files[name]).encode("ascii") + name.encode()
+                                                           for name in sorted(self.files))))
 
     def for_label(self, label: str) -> List[Entry]:
         """The entries (cues and exclusions) of one cue class."""
@@ -105,12 +110,6 @@ class LexiconSet:
         """The entry with this id; KeyError when the set has none."""
         return self.by_id[entry_id]
 
-    @property
-    def digest(self) -> str:
-        """A digest of the class files as loaded (not as the manifest claims them), so two sets that differ in
-        any byte never share it, whatever their version says."""
-        return sha256(b"".join(sha256(self.files[name]).encode("ascii") + name.encode("utf8")
-                               for name in sorted(self.files)))
 
 
 def packaged_lexicon_dir() -> Path:

@@ -352,6 +352,23 @@ class _GatedWrites:
             raise
         return None
 
+    def _to_store(self, call: _Call, decision: Decision) -> Optional[Decision]:
+        """The decision to store now (itself, or a fixer's passing rewrite of it), or None once it is held or
+        dropped."""
+        return decision if decision.action in STORING else self._withhold(call, decision)
+
+    def _route(self, call: _Call, decision: Decision) -> bool:
+        """Send a decision made inside mem0's own write where it goes: True when mem0 is to store it (the policy
+        stores it with the provenance every fact of that write shares); else it is stored verbatim afterwards,
+        held or dropped."""
+        if decision.action == "store" and decision.provenance == call.shared:
+            call.to_store.append(decision)
+            return True
+        fixed = self._to_store(call, decision)
+        if fixed is not None:
+            call.deferred.append(fixed)
+        return False
+
     def _fix(self, call: _Call, decision: Decision) -> Optional[Decision]:
         """With a fixer and a rewrite verdict, the model's rewrite as a decision of its own when it passes."""
         if self.fixer is None or decision.verdict != "rewrite":
@@ -364,11 +381,8 @@ class _GatedWrites:
                           "proposal_report": fix.proposal_report.to_dict() if fix.proposal_report else None})
         if not fix.accepted:
             return None
-        fixed = self._decide(call, "fix", decision.source, fix.proposal, operation=decision.operation,
-                             memory_id=decision.memory_id)
-        if fixed.action in STORING:
-            return fixed
-        return self._withhold(call, fixed)
+        return self._to_store(call, self._decide(call, "fix", decision.source, fix.proposal,
+                                                 operation=decision.operation, memory_id=decision.memory_id))
 
     # -- what the LLM hook does inside mem0's own write -----------------------------------------
 
@@ -385,18 +399,8 @@ class _GatedWrites:
             self.audit.write({"event": "unreadable", "call": call.id, "path": call.path, "reply": reply,
                               "reason": extraction.error or "list items that are not facts with a string text",
                               "items": extraction.unreadable})
-        kept = []
-        for fact in extraction.facts:
-            decision = self._decide(call, call.path, call.source, fact["text"])
-            if decision.action == "store" and decision.provenance == call.shared:
-                kept.append(fact)
-                call.to_store.append(decision)
-            elif decision.action in STORING:
-                call.deferred.append(decision)
-            else:
-                fixed = self._withhold(call, decision)
-                if fixed is not None:
-                    call.deferred.append(fixed)
+        kept = [fact for fact in extraction.facts
+                if self._route(call, self._decide(call, call.path, call.source, fact["text"]))]
         return json.dumps({"memory": kept})
 
     def _gate_procedural(self, call: _Call, reply: Any) -> Any:
@@ -407,12 +411,8 @@ class _GatedWrites:
         if not summary:
             return reply  # mem0 refuses an empty summary itself; nothing is stored
         decision = self._decide(call, call.path, call.source, summary)
-        if decision.action == "store" and decision.provenance == call.shared:
-            call.to_store.append(decision)
+        if self._route(call, decision):
             return reply
-        fixed = decision if decision.action in STORING else self._withhold(call, decision)
-        if fixed is not None:
-            call.deferred.append(fixed)
         raise _Withheld(decision.decision)
 
     # -- the steps of each write (generators yielding the mem0 calls to make) -----------------------
@@ -494,7 +494,7 @@ class _GatedWrites:
                 continue  # mem0 stores no system message
             decision = (self._unsourced(call, "add_verbatim", message["content"]) if source is None
                         else self._decide(call, "add_verbatim", source, message["content"]))
-            fixed = decision if decision.action in STORING else self._withhold(call, decision)
+            fixed = self._to_store(call, decision)
             if fixed is not None:
                 results += yield from self._store(fixed, message if fixed is decision else None, options)
         return {"results": results}
@@ -559,7 +559,7 @@ class _GatedWrites:
             self._outcome(decision, "stored", memory_ids=[memory_id])
             return result
         decision = self._decide(call, "update", old["memory"], new, operation="update", memory_id=memory_id)
-        fixed = decision if decision.action in STORING else self._withhold(call, decision)
+        fixed = self._to_store(call, decision)
         if fixed is None:
             return {"message": f"not updated: the gate's policy says {decision.action}", "memory_id": memory_id}
         yield from self._store(fixed)

@@ -6,6 +6,8 @@ import os
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import in_ci
 
@@ -118,6 +120,53 @@ def test_a_reply_mem0_cannot_read_stores_nothing_and_is_audited_with_the_raw_rep
     [unreadable] = events(wrapped.audit_log, "unreadable")
     assert unreadable["reply"] == reply and unreadable["reason"]
     assert decided(wrapped) == ["store"] * len(stores)
+
+
+PROSE = st.text(st.sampled_from("abcdefghij klmnop.,!?:\n"), max_size=40)
+FACTS = st.lists(st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30).filter(str.strip),
+                 min_size=1, max_size=3, unique=True)
+
+
+def wrapped_reply(texts, before, after, language, fenced, thinks):
+    """An extraction reply as a model might write it: the JSON, fenced or not, with prose and a think block."""
+    body = json.dumps({"memory": [{"text": text} for text in texts]})
+    reply = f"```{language}\n{body}\n```" if fenced else body
+    reply = f"{before}\n{reply}\n{after}" if before.strip() or after.strip() else reply
+    return ("<think>" + before + "</think>" + reply) if thinks else reply
+
+
+@settings(max_examples=80, deadline=None)
+@given(FACTS, PROSE, PROSE, st.sampled_from(["", "json"]), st.booleans(), st.booleans())
+def test_a_fenced_or_chatty_reply_is_read_to_the_last_fact(texts, before, after, language, fenced, thinks):
+    from spacy_factwash.memory.extraction import read_extraction
+
+    extraction = read_extraction(wrapped_reply(texts, before, after, language, fenced, thinks))
+    assert [fact["text"] for fact in extraction.facts] == texts and extraction.error is None
+
+
+def test_whatever_mem0_reads_from_a_reply_the_gate_reads_too(tmp_path, stub):
+    """The naked store and the wrapped one get the same replies; every fact the naked one stores was gated."""
+    naked = new_memory(tmp_path, stub.url, "naked")
+    wrapped = wrapped_memory(tmp_path, stub, "w", policy={"pass": "drop", "uncheckable": "drop", "rewrite": "drop",
+                                                          "reject": "drop"})
+    seen = []
+
+    @settings(max_examples=12, deadline=None, database=None)
+    @given(FACTS, PROSE, PROSE, st.sampled_from(["", "json", "JSON", "text"]), st.booleans(), st.booleans())
+    def same_replies(texts, before, after, language, fenced, thinks):
+        stub.reply = wrapped_reply(texts, before, after, language, fenced, thinks)
+        user = f"u{len(seen)}"
+        seen.append(user)
+        naked.add(HEARSAY, user_id=user)
+        wrapped.add(HEARSAY, user_id=user)
+        gated = {r["fact"] for r in events(wrapped.audit_log, "decision") if r["scope"] == {"user_id": user}}
+        kept = set(stored(naked, user))
+        assert kept <= gated and stored(wrapped, user) == []
+        read.append(len(kept))
+
+    read = []
+    same_replies()
+    assert sum(read) >= 6  # the examples were not all replies that mem0 could not read either
 
 
 def test_verbatim_adds_and_updates_under_both_names_are_gated(tmp_path, stub):

@@ -4,7 +4,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 import typer
 from tqdm import tqdm
@@ -48,14 +48,25 @@ def _records(path: Path) -> list:
         _fail(str(err))
 
 
+def _write(path: Path, text: str, inputs: Sequence[Path] = ()) -> None:
+    """Write a whole output file safely (``outputs.write_text``); a one-line error when it cannot be written."""
+    from .outputs import OutputError, write_text
+
+    try:
+        write_text(path, text, inputs)
+    except OutputError as err:
+        _fail(str(err))
+
+
 def _write_readme_table(readme: Path, table: str, name: str) -> None:
     """Replace the README's block for table ``name`` with ``table``; a clear error when it cannot."""
     from .evaluation.readme import TableMissing, replace_table
 
     try:
-        readme.write_text(replace_table(readme.read_text(encoding="utf8"), table, name), encoding="utf8")
+        text = replace_table(readme.read_text(encoding="utf8"), table, name)
     except (OSError, TableMissing) as err:
         _fail(str(err))
+    _write(readme, text)
 
 
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
@@ -73,6 +84,11 @@ def cues(
     from .pipeline import load
     from .stream import cue_dicts
 
+    from .textfile import surrogate_problem
+
+    problem = surrogate_problem(text)
+    if problem:
+        _fail(problem)
     nlp = load()
     if not text.strip():
         typer.echo("empty text: nothing to annotate (no cues)")
@@ -82,7 +98,9 @@ def cues(
     doc = nlp(text)
     found = cue_dicts(doc)
     if as_json:
-        typer.echo(json.dumps({"lexicon_version": nlp.get_pipe("factwash_cues").lexicon_version, "cues": found}))
+        component = nlp.get_pipe("factwash_cues")
+        typer.echo(json.dumps({"lexicon_version": component.lexicon_version,
+                               "lexicon_digest": component.lexicons.digest, "cues": found}))
         return
     typer.echo(mark_cues(doc))
     typer.echo("")
@@ -102,6 +120,7 @@ def annotate(
     ),
 ) -> None:
     """Stream a corpus through the default pipeline and write its cues as JSONL."""
+    from .outputs import OutputError, atomic_output
     from .pipeline import load
     from .stream import annotate_lines, output_record, read_inputs
 
@@ -111,39 +130,56 @@ def annotate(
         _fail(f"{input_path}: not readable")
     nlp = load(max_length=max_length)
     written = bad = empty = 0
+    stop = None
     try:
-        with output_path.open("w", encoding="utf8") as out:
+        with atomic_output(output_path, [input_path]) as out:
             lines = annotate_lines(
                 nlp, read_inputs(input_path, nlp.max_length), batch_size=batch_size, n_process=n_process
             )
             for item, doc in tqdm(lines, unit=" lines", desc="annotate", disable=None):
                 if item.error is not None:
                     if not skip_bad_lines:
-                        out.flush()
-                        _fail(f"{input_path}:{item.number}: {item.error} (use --skip-bad-lines to skip it)")
+                        stop = f"{input_path}:{item.number}: {item.error} (use --skip-bad-lines to skip it)"
+                        break
                     bad += 1
                     continue
                 record = output_record(item, doc)
                 empty += record["status"] == "empty"
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 written += 1
+    except OutputError as err:
+        _fail(str(err))
     except OSError as err:
         _fail(f"{err.filename or input_path}: {err.strerror}")
+    if stop:
+        _fail(stop)
     typer.echo(f"wrote {written} records to {output_path} ({empty} empty texts, {bad} bad lines skipped)", err=True)
 
 
 VERDICT_EXIT_CODES = {"pass": 0, "uncheckable": 3, "rewrite": 4, "reject": 5}
 
 
-def _text_or_file(value: str) -> str:
-    """The argument's text, or the contents of the file it names."""
-    path = Path(value)
-    try:
-        if len(value) < 4096 and path.is_file():
-            return path.read_text(encoding="utf8")
-    except (OSError, UnicodeDecodeError) as err:
-        _fail(f"{value}: cannot read ({err})")
-    return value
+def _check_text(source_text: Optional[str], source_file: Optional[Path], what: str) -> str:
+    """The text given for one side of ``check``: ``--X TEXT`` is the text itself, ``--X-file PATH`` a file's
+    contents; exactly one of the two, and never a guess from the string."""
+    from .textfile import read_text, surrogate_problem
+
+    if (source_text is None) == (source_file is None):
+        _fail(f"give --{what} TEXT or --{what}-file PATH (exactly one)", 2)
+    if source_file is not None:
+        if not source_file.is_file():
+            _fail(f"{source_file}: no such file (--{what}-file)")
+        try:
+            return read_text(source_file)
+        except (OSError, ValueError) as err:
+            _fail(f"{source_file}: cannot read ({err})")
+    if len(source_text) < 4096 and Path(source_text).is_file():
+        _fail(f"--{what} takes the text itself, and {source_text!r} names a file: to gate the file's contents, "
+              f"pass --{what}-file {source_text}", 2)
+    problem = surrogate_problem(source_text, f"--{what}")
+    if problem:
+        _fail(problem)
+    return source_text
 
 
 MODEL_OPTION = typer.Option("claude-haiku-4-5", "--model", help="Model for --witness/--unsupported (priced in "
@@ -193,8 +229,10 @@ def _cost_line(review) -> None:
 
 @app.command("check")
 def check_command(
-    source: str = typer.Option(..., "--source", help="The source: a file path, or the text itself."),
-    memory: str = typer.Option(..., "--memory", help="The rewrite (memory): a file path, or the text itself."),
+    source: Optional[str] = typer.Option(None, "--source", help="The source text itself (never read as a path)."),
+    memory: Optional[str] = typer.Option(None, "--memory", help="The rewrite (memory) text itself."),
+    source_file: Optional[Path] = typer.Option(None, "--source-file", help="A file holding the source."),
+    memory_file: Optional[Path] = typer.Option(None, "--memory-file", help="A file holding the rewrite (memory)."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     witness: bool = WITNESS_OPTION,
     unsupported: bool = UNSUPPORTED_OPTION,
@@ -205,17 +243,24 @@ def check_command(
 ) -> None:
     """Gate one rewrite against its source and print the report.
 
-    Exit status: 0 pass, 3 uncheckable, 4 rewrite, 5 reject; 1 for an input error, 2 for a usage error.
+    Each side is given as text (--source, --memory) or as a file (--source-file, --memory-file).
+    Exit status: 0 pass, 3 uncheckable, 4 rewrite, 5 reject; 1 for an input error, 2 for a usage error;
+    6 when the model budget refused a call the review needed (the report printed is then the one before it).
     With --witness or --unsupported, a cost line ends the run (on stderr).
     """
     import json
 
+    from .gating import BUDGET_STOP
     from .pipeline import inspect
 
+    source_text, memory_text = _check_text(source, source_file, "source"), _check_text(memory, memory_file, "memory")
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
-    report = inspect(_text_or_file(source), _text_or_file(memory), review=review)
+    report = inspect(source_text, memory_text, review=review)
     typer.echo(json.dumps(report.to_dict(), ensure_ascii=False) if as_json else str(report))
     _cost_line(review)
+    if review is not None and review.meter.refused:
+        _fail("the model budget refused a call this check needed: the model review did not finish "
+              "(a higher --max-usd lets it)", BUDGET_STOP)
     raise typer.Exit(VERDICT_EXIT_CODES[report.verdict])
 
 
@@ -233,61 +278,41 @@ def gate(
     cache: Optional[Path] = CACHE_OPTION,
     no_cache: bool = NO_CACHE_OPTION,
     resume: bool = typer.Option(False, "--resume", help="Keep the reports already in OUTPUT_PATH (from a stopped run) "
-                                                        "and gate only the lines not there; each report is then "
-                                                        "forced to disk as it is written."),
+                                                        "after checking each answers the same input line, and gate "
+                                                        "only the lines not there, appending each report in place "
+                                                        "and forcing it to disk as it is written."),
 ) -> None:
     """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end.
 
-    With --witness or --unsupported, each report is reviewed by the model as it
+    Without --resume the reports are written to a temporary file beside OUTPUT_PATH and renamed over it when
+    the run ends; a run that stops at a bad line (exit 1) or at the model budget (exit 6) keeps the reports
+    before the stop. With --witness or --unsupported, each report is reviewed by the model as it
     is written (replies cached by default, so a repeated run pays only for
     what was not yet asked) and a cost line ends the run.
     """
-    from collections import Counter
-
-    from .models.runfile import RunFile
+    from .gating import ResumeMismatch, gate_file
+    from .outputs import OutputError
     from .pipeline import default_pipeline
-    from .stream import read_pairs
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
-    nlp = default_pipeline()
-    compare = nlp.get_pipe("factwash_compare")
-    verdicts: Counter = Counter()
-    change_types: Counter = Counter()
-    bad = 0
-    if not resume and output_path.exists():
-        output_path.unlink()
     try:
-        out = RunFile(output_path, key="line", durable=resume)
-    except ValueError as err:
-        _fail(f"{err} (use --resume only on a file gate wrote)")
-    kept = len(out.done)
-    items = (((line.source, line.memory), line) for line in read_pairs(input_path) if line.number not in out.done)
-    with out:
-        results = compare.pipe_pairs(items, batch_size=batch_size, n_process=n_process, as_tuples=True)
-        if review is not None:
-            results = ((_reviewed(nlp, review, report, line), line) for report, line in results)
-        for report, line in tqdm(results, unit=" pairs", desc="gate", disable=None):
-            if line.error is not None:
-                if not skip_bad_lines:
-                    out.close()
-                    _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
-                bad += 1
-                continue
-            verdicts[report.verdict] += 1
-            change_types.update(change.type for change in report.changes)
-            out.append({"line": line.number, "id": line.id, **report.to_dict()})
-    resumed = f"; {kept} kept from the earlier run" if resume else ""
-    typer.echo(f"gated {sum(verdicts.values())} pairs ({bad} bad lines skipped{resumed})", err=True)
-    typer.echo("verdicts: " + ", ".join(f"{v} {verdicts[v]}" for v in VERDICT_EXIT_CODES), err=True)
-    typer.echo("changes: " + (", ".join(f"{t} {n}" for t, n in change_types.most_common()) or "none"), err=True)
+        summary = gate_file(input_path, output_path, default_pipeline(), resume=resume, skip_bad_lines=skip_bad_lines,
+                            batch_size=batch_size, n_process=n_process, review=review,
+                            progress=lambda items: tqdm(items, unit=" pairs", desc="gate", disable=None))
+    except (OutputError, ResumeMismatch) as err:
+        _fail(str(err))
+    except OSError as err:
+        _fail(f"{err.filename or input_path}: {err.strerror}")
+    resumed = f"; {summary.kept} kept from the earlier run" if resume else ""
+    typer.echo(f"gated {sum(summary.verdicts.values())} pairs ({summary.bad} bad lines skipped{resumed})", err=True)
+    typer.echo("verdicts: " + ", ".join(f"{v} {summary.verdicts[v]}" for v in VERDICT_EXIT_CODES), err=True)
+    typer.echo("changes: " + (", ".join(f"{t} {n}" for t, n in summary.change_types.most_common()) or "none"),
+               err=True)
     _cost_line(review)
-
-
-def _reviewed(nlp, review, report, line):
-    """A gated pair's report after the model review (a bad line's report is passed through untouched)."""
-    return report if line.error is not None else review.texts(nlp, report, line.source, line.memory)
+    if summary.stop:
+        _fail(summary.stop, summary.exit_code)
 
 
 @app.command()
@@ -304,14 +329,21 @@ def report(
 ) -> None:
     """A page a person can read: each pair side by side, cues highlighted by class, each change explained.
 
-    With --witness or --unsupported, the model's notes appear under each pair and a cost line ends the run.
+    With --witness or --unsupported, the model's notes appear under each pair and a cost line ends the run;
+    when the budget refuses a call the page needs, nothing is written and the exit status is 6.
     """
+    from .gating import BUDGET_STOP
     from .html_report import page
+    from .outputs import OutputError, check_output
     from .pipeline import default_pipeline
     from .stream import read_pairs
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
+    try:
+        check_output(html_path, [input_path])
+    except OutputError as err:
+        _fail(str(err))
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
     nlp = default_pipeline()
     gate = nlp.get_pipe("factwash_compare")
@@ -325,8 +357,12 @@ def report(
         report = gate.compare(source, memory)
         if review is not None:
             report = review(report, source, memory)
+            if review.meter.refused:
+                _cost_line(review)
+                _fail(f"the model budget was reached at {input_path}:{line.number}; nothing was written (run again "
+                      "with a higher --max-usd: replies already paid for are cached)", BUDGET_STOP)
         sections.append((str(line.id if line.id is not None else line.number), source, memory, report))
-    html_path.write_text(page(sections), encoding="utf8")
+    _write(html_path, page(sections), [input_path])
     typer.echo(f"wrote {len(sections)} pairs to {html_path}", err=True)
     _cost_line(review)
 
@@ -342,6 +378,7 @@ def confirm_command(
     import json
     from collections import Counter
 
+    from .outputs import OutputError, atomic_output
     from .pipeline import default_confirmer
 
     items, proposals = _records(items_path), _records(proposals_path)
@@ -352,13 +389,16 @@ def confirm_command(
     by_id = {item["id"]: item["text"] for item in items}
     blocked: Counter = Counter()
     confirmed = 0
-    with output_path.open("w", encoding="utf8") as out:
-        for proposal in proposals:
-            result = confirmer.confirm(proposal, by_id)
-            confirmed += result.confirmed
-            if result.blocked_by is not None:
-                blocked[f"rule {result.blocked_by.rule} {result.blocked_by.name}"] += 1
-            out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    try:
+        with atomic_output(output_path, [items_path, proposals_path]) as out:
+            for proposal in proposals:
+                result = confirmer.confirm(proposal, by_id)
+                confirmed += result.confirmed
+                if result.blocked_by is not None:
+                    blocked[f"rule {result.blocked_by.rule} {result.blocked_by.name}"] += 1
+                out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    except OutputError as err:
+        _fail(str(err))
     typer.echo(f"{confirmed} of {len(proposals)} proposals confirmed; blocked: "
                + (", ".join(f"{r} {n}" for r, n in blocked.most_common()) or "none"), err=True)
 
@@ -389,21 +429,27 @@ def drift_command(
     import json
 
     from .memory.drift import drift
+    from .outputs import OutputError, atomic_output
     from .pipeline import default_pipeline
 
     chains = _records(chains_path)
+    bad = next((number for number, chain in enumerate(chains, start=1)
+                if not isinstance(chain.get("versions"), list) or len(chain["versions"]) < 2
+                or not all(isinstance(v, str) for v in chain["versions"])), None)
+    if bad is not None:
+        _fail(f"{chains_path}:{bad}: 'versions' must be a list of at least two strings")
     gate = default_pipeline().get_pipe("factwash_compare")
-    with output_path.open("w", encoding="utf8") as out:
-        for number, chain in enumerate(chains, start=1):
-            versions = chain.get("versions")
-            if not isinstance(versions, list) or len(versions) < 2 or not all(isinstance(v, str) for v in versions):
-                _fail(f"{chains_path}:{number}: 'versions' must be a list of at least two strings")
-            report = drift(versions, gate)
-            out.write(json.dumps({"id": chain.get("id"), **report.to_dict()}, ensure_ascii=False) + "\n")
-            losses = ", ".join(f"{loss.type} at hop {loss.hop}" for loss in report.losses) or "no loss"
-            lost = "; lost checkability at hop(s) " + ", ".join(map(str, report.uncheckable_hops)) \
-                if report.lost_checkability else ""
-            typer.echo(f"{chain.get('id', number)}: end to end {report.end_to_end.verdict}: {losses}{lost}")
+    try:
+        with atomic_output(output_path, [chains_path]) as out:
+            for number, chain in enumerate(chains, start=1):
+                report = drift(chain["versions"], gate)
+                out.write(json.dumps({"id": chain.get("id"), **report.to_dict()}, ensure_ascii=False) + "\n")
+                losses = ", ".join(f"{loss.type} at hop {loss.hop}" for loss in report.losses) or "no loss"
+                lost = "; lost checkability at hop(s) " + ", ".join(map(str, report.uncheckable_hops)) \
+                    if report.lost_checkability else ""
+                typer.echo(f"{chain.get('id', number)}: end to end {report.end_to_end.verdict}: {losses}{lost}")
+    except OutputError as err:
+        _fail(str(err))
 
 
 @app.command()
@@ -575,9 +621,9 @@ def evaluate(
     result = run_evaluation(_corpora_root(corpora), half, splits, nlp=nlp, errors=errors)
     output_dir.mkdir(parents=True, exist_ok=True)
     name = f"{half}-parse" if parse else half
-    (output_dir / f"metrics-{name}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
+    _write(output_dir / f"metrics-{name}.json", json.dumps(result, indent=1) + "\n")
     table = markdown_table(result)
-    (output_dir / f"table-{name}.md").write_text(table, encoding="utf8")
+    _write(output_dir / f"table-{name}.md", table)
     typer.echo(table)
     if witness:
         _evaluate_witness(_corpora_root(corpora), splits, nlp, output_dir, per_class,
@@ -601,7 +647,7 @@ def _evaluate_witness(root: Path, splits: Path, nlp, output_dir: Path, per_class
     except BudgetExhausted as err:
         _cost_line(review)
         _fail(f"{err}. Results so far are in {run_path}; run again with a higher --max-usd to continue.", 6)
-    (output_dir / f"{run_path.stem}.scores.json").write_text(json.dumps(scores, indent=1) + "\n", encoding="utf8")
+    _write(output_dir / f"{run_path.stem}.scores.json", json.dumps(scores, indent=1) + "\n")
     missing = sum(result["missing"] for result in scores.values())
     if missing:
         typer.echo(f"{missing} sentence(s) got no reply (failed calls); they are not scored; run again to ask "
@@ -854,19 +900,24 @@ def strength_eval(
 def freeze_lexicons(
     folder: Path = typer.Argument(..., help="The lexicon folder to freeze (holds the class .jsonl files)."),
     version: str = typer.Option(..., "--version", help="The version the frozen set is published under."),
-    lexicon_set: str = typer.Option("cues", "--set", help="Which set the folder holds: cues, authority or strength."),
+    lexicon_set: str = typer.Option("cues", "--set", help="Which set the folder holds: cues, authority, strength, "
+                                                           "gate or sense."),
 ) -> None:
     """Re-write the folder's manifest with VERSION and the sha256 of every file of the set."""
     from .authority.lexicon import AUTHORITY_FILES
+    from .cues.sense import SENSE_FILES
+    from .gate.words import GATE_FILES
     from .lexicon import CLASS_FILES, LexiconError, freeze
+    from .outputs import OutputError
     from .strength.lexicon import STRENGTH_DATA, STRENGTH_FILES
 
-    sets = {"cues": (CLASS_FILES, ()), "authority": (AUTHORITY_FILES, ()), "strength": (STRENGTH_FILES, STRENGTH_DATA)}
+    sets = {"cues": (CLASS_FILES, ()), "authority": (AUTHORITY_FILES, ()), "strength": (STRENGTH_FILES, STRENGTH_DATA),
+            "gate": (GATE_FILES, ()), "sense": (SENSE_FILES, ())}
     if lexicon_set not in sets:
         _fail(f"--set must be one of {', '.join(sets)}, got {lexicon_set!r}")
     try:
         manifest = freeze(folder, version, *sets[lexicon_set])
-    except LexiconError as err:
+    except (LexiconError, OutputError) as err:
         _fail(str(err))
     typer.echo(f"froze {len(manifest['files'])} files as version {version}")
 
@@ -975,6 +1026,111 @@ def parser_measure(
         output.write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
     if readme is not None:
         _write_readme_table(readme, figures_table(result["scores"]["test"], published_figures(published), model), PARSER)
+
+
+review_app = typer.Typer(no_args_is_help=True, help="The review queue: facts the gate held, waiting for a person "
+                                                     "to approve or reject them.")
+app.add_typer(review_app, name="review")
+DATABASE_OPTION = typer.Option(Path("factwash.sqlite"), "--database", help="The write path's SQLite database (what "
+                                                                           "wrap(..., database=...) was given).")
+HELD_ARGUMENT = typer.Argument(..., help="The id of a held fact, as review list shows it.")
+NOTE_OPTION = typer.Option("", "--note", help="Why (recorded with the review).")
+REVIEWER_HELP = "Who {} it (recorded{})."
+
+
+def _queue(database: Path):
+    """The review queue of an existing database; a one-line error for a missing or unusable file."""
+    from .memory.database import Database, DatabaseError
+    from .memory.queue import ReviewQueue
+
+    if not database.is_file():
+        _fail(f"{database}: no such database (give the file wrap() was given as database=)")
+    try:
+        return ReviewQueue(Database(database))
+    except DatabaseError as err:
+        _fail(str(err))
+
+
+@review_app.command("list")
+def review_list(
+    state: str = typer.Option("held", "--state", help="held, approving, approved, rejected, or all."),
+    database: Path = DATABASE_OPTION,
+) -> None:
+    """One line per fact in the queue: id, state, verdict, when it was held, the fact."""
+    from .memory.queue import ReviewError
+
+    try:
+        rows = _queue(database).list(None if state == "all" else state)
+    except ReviewError as err:
+        _fail(str(err))
+    for row in rows:
+        typer.echo(f"{row.id:>4}  {row.state:<9}  {row.verdict:<11}  {row.created_at}  {row.fact}")
+    typer.echo(f"{len(rows)} fact(s)", err=True)
+
+
+@review_app.command("show")
+def review_show(held_id: int = HELD_ARGUMENT, database: Path = DATABASE_OPTION) -> None:
+    """Everything kept for one held fact, as JSON: source, fact, the gate's report, provenance, scope, state."""
+    from .memory.queue import ReviewError
+
+    try:
+        typer.echo(json.dumps(_queue(database).show(held_id).to_dict(), indent=1, ensure_ascii=False))
+    except ReviewError as err:
+        _fail(str(err))
+
+
+@review_app.command("reject")
+def review_reject(
+    held_id: int = HELD_ARGUMENT,
+    reviewer: str = typer.Option(..., "--reviewer", help=REVIEWER_HELP.format("rejects", "")),
+    note: str = NOTE_OPTION,
+    database: Path = DATABASE_OPTION,
+    audit_log: Optional[Path] = typer.Option(None, "--audit-log", help="Also record the rejection in this audit log."),
+) -> None:
+    """Reject a held fact: it is never stored; who, when and why are recorded."""
+    from .memory.audit import AuditLog
+    from .memory.queue import ReviewError, reject_held
+
+    try:
+        row = reject_held(_queue(database), held_id, reviewer, note, AuditLog(audit_log) if audit_log else None)
+    except (ReviewError, OSError) as err:
+        _fail(str(err))
+    typer.echo(f"{held_id}: rejected by {row.reviewer} at {row.reviewed_at}")
+
+
+@review_app.command("approve")
+def review_approve(
+    held_id: int = HELD_ARGUMENT,
+    reviewer: str = typer.Option(..., "--reviewer", help=REVIEWER_HELP.format("approves", ", and in the memory's "
+                                                                                          "metadata")),
+    note: str = NOTE_OPTION,
+    database: Path = DATABASE_OPTION,
+    mem0_config: Path = typer.Option(..., "--mem0-config", help="A JSON file of the mem0 configuration "
+                                                                "(Memory.from_config) of the store to write to."),
+    audit_log: Path = typer.Option(Path("factwash_audit.jsonl"), "--audit-log", help="The wrapped store's audit log."),
+) -> None:
+    """Approve a held fact: it is written through the gated store, and who and when are recorded."""
+    from .memory.queue import ReviewError
+    from .pipeline import wrap
+
+    try:
+        row = _queue(database).show(held_id)
+        if row.state != "held":
+            raise ReviewError(f"held fact {held_id} is {row.state}, not held")
+        from mem0 import Memory
+
+        memory = Memory.from_config(json.loads(mem0_config.read_text(encoding="utf8")))
+        try:
+            result = wrap(memory, audit_log=audit_log, database=database).approve(held_id, reviewer, note)
+        finally:
+            memory.close()
+    except ImportError:
+        _fail("approving writes to a mem0 store: pip install 'spacy-factwash[mem0]'")
+    except (ReviewError, OSError, ValueError) as err:
+        _fail(str(err))
+    held = result["held"]
+    typer.echo(f"{held_id}: approved by {held['reviewer']} at {held['reviewed_at']}; stored as "
+               f"{', '.join(held['memory_ids'])}")
 
 
 def main() -> None:

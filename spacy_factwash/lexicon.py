@@ -31,6 +31,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from spacy.schemas import validate_token_pattern
 
+from .outputs import write_text
+
 LABELS = ("HEDGE", "ATTRIBUTION", "NEGATION", "CONDITIONAL", "TEMPORAL")
 CLASS_FILES = {
     "hedge.jsonl": "HEDGE",
@@ -96,9 +98,14 @@ class LexiconSet:
     manifest: bytes
     verified: bool = True
     by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
+    # a digest of the class files as loaded (not as the manifest claims them), worked out once: two sets that
+    # differ in any byte never share it, whatever their version says
+    digest: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_id", {entry.id: entry for entry in self.entries})
+        object.__setattr__(self, "digest", sha256(b"".join(sha256(self.files[name]).encode("ascii") + name.encode()
+                                                           for name in sorted(self.files))))
 
     def for_label(self, label: str) -> List[Entry]:
         """The entries (cues and exclusions) of one cue class."""
@@ -107,6 +114,7 @@ class LexiconSet:
     def get(self, entry_id: str) -> Entry:
         """The entry with this id; KeyError when the set has none."""
         return self.by_id[entry_id]
+
 
 
 def packaged_lexicon_dir() -> Path:
@@ -287,5 +295,5 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
     for name, label in class_files.items():
         list(parse_entries(files[name], str(folder / name), label))
     manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
-    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf8")
+    write_text(folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest

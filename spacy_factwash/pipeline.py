@@ -10,6 +10,8 @@ from functools import lru_cache
 import spacy
 from spacy.language import Language
 
+from .textfile import surrogate_problem
+
 DEFAULT_MAX_LENGTH = 10_000_000
 
 
@@ -62,6 +64,9 @@ def inspect(source: str, memory: str, *, review=None) -> "Report":
     for name, value in (("source", source), ("memory", memory)):
         if not isinstance(value, str):
             raise TypeError(f"inspect: {name} must be a str, got {type(value).__name__}")
+        problem = surrogate_problem(value, name)
+        if problem:
+            raise ValueError(f"inspect: {problem}")
     nlp = default_pipeline()
     source_doc, memory_doc = nlp.pipe([source, memory])
     report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
@@ -86,6 +91,9 @@ def confirm(proposal: dict, items) -> "Confirmation":
     if not isinstance(proposal, dict):
         raise TypeError(f"confirm: proposal must be a dict, got {type(proposal).__name__}")
     by_id = items if isinstance(items, dict) else {item["id"]: item["text"] for item in items}
+    problem = surrogate_problem(proposal, "the proposal") or surrogate_problem(by_id, "the items")
+    if problem:
+        raise ValueError(f"confirm: {problem}")
     return default_confirmer().confirm(proposal, by_id)
 
 
@@ -96,13 +104,21 @@ def drift(versions) -> "DriftReport":
     return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))
 
 
-def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None) -> "GatedMemory":
-    """Gate a mem0 ``Memory``: every fact is checked against its source before it is stored (mem0 extra).
+def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None,
+         database="factwash.sqlite") -> "GatedMemory":
+    """Gate a mem0 ``Memory`` (or ``AsyncMemory``): every write is checked against its source before it is stored
+    (mem0 extra).
 
-    With a ``fixer`` (``models.fixer.Fixer``), a fact held for a rewrite verdict is stored in its fixed form
-    when the fix passes the gate. With a ``review`` (``models.review.Review``), each report is reviewed by the
-    model components before the policy acts on it: a witness may lower a verdict, never raise it.
+    ``audit_log``: the JSONL file every decision and its outcome are appended to. ``database``: the SQLite file
+    of the review queue and the provenance graph. With a ``fixer`` (``models.fixer.Fixer``), a fact held for a
+    rewrite verdict is stored in its fixed form when the fix passes the gate. With a ``review``
+    (``models.review.Review``), each report is reviewed by the model components before the policy acts on it: a
+    witness may lower a verdict, never raise it. An ``AsyncMemory`` gets an ``AsyncGatedMemory``, whose writes
+    are awaited.
     """
-    from .memory.mem0_adapter import GatedMemory
+    import inspect as inspection
 
-    return GatedMemory(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer, review)
+    from .memory.mem0_adapter import AsyncGatedMemory, GatedMemory
+
+    gated = AsyncGatedMemory if inspection.iscoroutinefunction(memory.add) else GatedMemory
+    return gated(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer, review, database)

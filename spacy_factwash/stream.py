@@ -1,13 +1,16 @@
 """Streaming a corpus through a pipeline: read lines, keep order, never load the whole file.
 
 Input is either plain text (one text a line) or JSONL (one object a line
-with a string ``"text"`` and an optional ``"id"``). A line that cannot be
-used (not UTF-8, malformed JSON, no string text, longer than the pipeline
-accepts) is carried through the stream as a bad line with its reason, so
-the caller decides whether to stop there or skip and count it, and every
-good line before it is still written.
+with a string ``"text"`` and an optional ``"id"``), read as ``textfile``
+reads every input (a byte-order mark dropped, trailing blank lines not
+lines). A line that cannot be used (not UTF-8, malformed JSON, a lone
+surrogate, no string text, longer than the pipeline accepts) is carried
+through the stream as a bad line with its reason, so the caller decides
+whether to stop there or skip and count it, and every good line before it
+(and, when skipping, after it) is still written.
 """
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +19,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .cues.extensions import CUES_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
+from .cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
+from .textfile import decoded_lines, surrogate_problem
 
 
 class BadInput(ValueError):
@@ -31,16 +35,6 @@ class InputLine:
     text: str = ""
     id: Any = None
     error: Optional[str] = None
-
-
-def decoded_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
-    """(line number, text, None), or (line number, None, why) for a line that is not UTF-8; one at a time."""
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                yield number, raw.decode("utf8").rstrip("\r\n"), None
-            except UnicodeDecodeError as err:
-                yield number, None, f"not UTF-8 ({err.reason} at byte {err.start})"
 
 
 def read_inputs(path: Path, max_length: Optional[int] = None) -> Iterator[InputLine]:
@@ -69,6 +63,9 @@ def _json_object(line: str) -> Tuple[Optional[dict], Optional[str]]:
         return None, f"malformed JSON ({err.msg} at column {err.colno})"
     if not isinstance(record, dict):
         return None, f"expected a JSON object, got {type(record).__name__}"
+    problem = surrogate_problem(record)
+    if problem:
+        return None, problem
     return record, None
 
 
@@ -97,13 +94,19 @@ def read_records(path: Path) -> List[dict]:
 
 @dataclass(frozen=True)
 class PairLine:
-    """One line of a pairs file: its number, id, source and memory, or why it is unusable."""
+    """One line of a pairs file: its number, id, source and memory, or why it is unusable; and the line's digest."""
 
     number: int
     id: Any = None
     source: str = ""
     memory: str = ""
     error: Optional[str] = None
+    digest: str = ""
+
+
+def line_digest(line: Optional[str]) -> str:
+    """The sha256 of one input line as read (a line that is not UTF-8 has none): what a resumed run checks."""
+    return "" if line is None else "sha256:" + hashlib.sha256(line.encode("utf8")).hexdigest()
 
 
 def read_pairs(path: Path) -> Iterator[PairLine]:
@@ -111,13 +114,14 @@ def read_pairs(path: Path) -> Iterator[PairLine]:
     for number, line, error in decoded_lines(path):
         record, error = _json_object(line) if line is not None else (None, error)
         if record is None:
-            yield PairLine(number, error=error)
+            yield PairLine(number, error=error, digest=line_digest(line))
             continue
         bad = [key for key in ("source", "memory") if not isinstance(record.get(key), str)]
         if bad:
-            yield PairLine(number, record.get("id"), error=f"{' and '.join(bad)} missing or not a string")
+            yield PairLine(number, record.get("id"), error=f"{' and '.join(bad)} missing or not a string",
+                           digest=line_digest(line))
             continue
-        yield PairLine(number, record.get("id"), record["source"], record["memory"])
+        yield PairLine(number, record.get("id"), record["source"], record["memory"], digest=line_digest(line))
 
 
 def annotate_lines(
@@ -153,5 +157,6 @@ def output_record(item: InputLine, doc: Doc) -> Dict[str, Any]:
         "id": item.id,
         "status": "ok" if doc.text.strip() else "empty",
         "lexicon_version": doc.user_data.get(LEXICON_VERSION_KEY),
+        "lexicon_digest": doc.user_data.get(LEXICON_DIGEST_KEY),
         "cues": cue_dicts(doc),
     }

@@ -74,3 +74,13 @@ def perturbed_drift(name: str, measured: str, row_start: str, cell: int, value: 
     cells[cell] = f" {value} "
     readme = replace_table(README.read_text(encoding="utf8"), measured.replace(row, "|".join(cells)), name)
     return table_drift(extract_table(readme, name), measured)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A folder on a disk a test can fill (tests/disk.py: a tmpfs, or a file-size limit in child processes)."""
+    from disk import SmallDisk
+
+    disk = SmallDisk(tmp_path)
+    yield disk
+    disk.close()

@@ -41,6 +41,8 @@ def test_a_quote_that_names_the_relation_is_confirmed_with_evidence():
         ({"type": "overrules"}, 1),
         ({"confidence": 0.59}, 1),
         ({"confidence": "high"}, 1),
+        ({"confidence": float("nan")}, 1),
+        ({"confidence": float("inf")}, 1),
         ({"target_item_id": "Z"}, 1),
         ({"quote": "the finance office replaced the team lead"}, 2),
         ({"quote": "the finance office replaces the team lead as approver of expense reports!"}, 2),
@@ -93,13 +95,14 @@ def test_readme_authority_table_is_the_measured_table():
 
 def test_confirm_command_writes_confirmations_and_a_summary(tmp_path):
     (tmp_path / "items.jsonl").write_text("\n".join(json.dumps({"id": k, "text": v}) for k, v in ITEMS.items()))
-    (tmp_path / "proposals.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({**GOOD, "id": "q", "confidence": 0.1}))
+    (tmp_path / "proposals.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({**GOOD, "id": "q", "confidence": 0.1})
+                                              + "\n" + json.dumps({**GOOD, "id": "r", "confidence": float("nan")}))
     result = CliRunner().invoke(app, ["confirm", str(tmp_path / "items.jsonl"), str(tmp_path / "proposals.jsonl"),
                                       "--output", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    assert [r["confirmed"] for r in rows] == [True, False]
-    assert "1 of 2 proposals confirmed; blocked: rule 1 well_formed 1" in result.output
+    assert [r["confirmed"] for r in rows] == [True, False, False]  # NaN (valid in Python's JSON) is not a confidence
+    assert "1 of 3 proposals confirmed; blocked: rule 1 well_formed 2" in result.output
 
 
 def test_confirm_command_names_a_malformed_line(tmp_path):

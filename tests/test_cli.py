@@ -42,7 +42,7 @@ def test_cues_json_carries_offsets_and_version():
     data = json.loads(result.output)
     assert data["cues"] == [{"label": "NEGATION", "text": "never", "start_char": 4, "end_char": 9,
                              "entry": "negation:never", "source": None}]
-    assert data["lexicon_version"] == VERSION
+    assert data["lexicon_version"] == VERSION and data["lexicon_digest"] == load_lexicons().digest
 
 
 def test_cues_on_empty_text_says_so():
@@ -98,7 +98,8 @@ def test_annotate_can_skip_and_count_bad_lines(tmp_path):
     [
         (b'{"id": 1, "text": 42}\n', ":1: 'text' is int, not a string"),
         (b'{"id": 1}\n', ":1: no 'text' field"),
-        (b'{"text": "ok"}\n\n', ":2: blank line"),
+        (b'{"text": "ok"}\n\n{"text": "ok"}\n', ":2: blank line"),
+        (b'{"text": "ok"}\n{"text": "caf\\ud800"}\n', ":2: 'text' holds a lone surrogate (\\ud800) at character 3"),
         (b'{"text": "caf\xe9"}\n', ":1: not UTF-8"),
     ],
 )
@@ -175,7 +176,7 @@ def test_check_exit_status_says_the_verdict(source, memory, code):
 def test_check_reads_files_and_prints_json(tmp_path):
     (tmp_path / "source.txt").write_text("Someone said Alice was promoted.", encoding="utf8")
     (tmp_path / "memory.txt").write_text("Alice was promoted.", encoding="utf8")
-    result = run("check", "--source", tmp_path / "source.txt", "--memory", tmp_path / "memory.txt", "--json")
+    result = run("check", "--source-file", tmp_path / "source.txt", "--memory-file", tmp_path / "memory.txt", "--json")
     assert result.exit_code == 4 and json.loads(result.output)["verdict"] == "rewrite"
 
 

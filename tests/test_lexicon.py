@@ -125,3 +125,26 @@ def test_lexicons_are_loaded_once_per_component_not_per_document(nlp, monkeypatc
     monkeypatch.setattr(matcher_module, "load_lexicons", refuse)
     monkeypatch.setattr(matcher_module, "lexicons_from_bytes", refuse)
     list(nlp.pipe(["Alice might come.", "Bob said no."] * 5))
+
+
+def _gate_report(lexicon_dir):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("factwash_lemmas")
+    nlp.add_pipe("factwash_cues", config={"lexicon_dir": str(lexicon_dir)})
+    gate = nlp.add_pipe("factwash_compare")
+    return gate.compare(*nlp.pipe(["The plan looks iffy.", "The plan looks good."]))
+
+
+def test_an_edit_refrozen_under_the_same_version_gets_another_digest_in_every_report(lexicon_copy):
+    before = _gate_report(lexicon_copy)
+    version = load_lexicons(lexicon_copy).version
+    _append(lexicon_copy / "hedge.jsonl", json.dumps(
+        {"id": "hedge:iffy", "label": "HEDGE", "pattern": "iffy", "provenance": {"source": "seed"}}))
+    freeze(lexicon_copy, version)  # the same label on another list
+    after = _gate_report(lexicon_copy)
+    assert before.lexicon_version == after.lexicon_version == version
+    assert before.lexicon_digest.startswith("sha256:") and after.lexicon_digest.startswith("sha256:")
+    assert before.lexicon_digest != after.lexicon_digest
+    assert after.to_dict()["lexicon_digest"] == after.lexicon_digest and after.lexicon_digest[:19] in str(after)
+    assert before.lexicon_digest == load_lexicons().digest  # the copy was byte-identical to the packaged lists

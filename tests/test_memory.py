@@ -43,7 +43,8 @@ def test_a_chain_that_goes_uncheckable_has_lost_checkability():
     assert json.loads(json.dumps(report.to_dict()))["lost_checkability"] is True
 
 
-@pytest.mark.parametrize("bad,error", [(["only one"], ValueError), (["a", 3], TypeError)])
+@pytest.mark.parametrize("bad,error", [(["only one"], ValueError), (["a", 3], TypeError), ("abc", TypeError),
+                                       (b"abc", TypeError)])
 def test_a_bad_chain_is_a_clear_error(bad, error):
     with pytest.raises(error):
         spacy_factwash.drift(bad)

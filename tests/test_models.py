@@ -24,13 +24,14 @@ from spacy_factwash.models.added import NOT_ESTABLISHED, UNSUPPORTED, SupportJud
 from spacy_factwash.models.budget import BudgetExhausted, Meter, UnknownPrice, cost, price_of, worst_case  # noqa: E402
 from spacy_factwash.models.cache import ReplyCache, cache_key  # noqa: E402
 from spacy_factwash.models.client import PromptError, load_prompt, read_prompt  # noqa: E402
-from spacy_factwash.models.quotes import locate  # noqa: E402
+from spacy_factwash.models.quotes import function_words, locate, quote_problem  # noqa: E402
 from spacy_factwash.models.runfile import RunFile, parse_run_name, resume, run_name  # noqa: E402
-from spacy_factwash.models.witness import LOWERED, TOOL, Witness, lower_with_witness  # noqa: E402
+from spacy_factwash.models.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
 
 PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "models" / "prompts"
 HEDGED = "Alice will, one would imagine, be promoted."
 YES = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []}
+NO = {"hedges": False, "hedge_words": [], "attributes": False, "attribution_words": []}
 
 
 # -- the request and the reply ----------------------------------------------------------------------
@@ -58,8 +59,12 @@ def test_429_and_529_are_retried_after_the_time_the_server_asks_for():
                            json={"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}),
             httpx.Response(529, headers={"retry-after": "0.02"},
                            json={"type": "error", "error": {"type": "overloaded_error", "message": "busy"}})]
-    answer = Witness(client=mock_client(busy + [YES], seen, max_retries=2)).ask(HEDGED)
+    witness = Witness(client=mock_client(busy + [YES], seen, max_retries=2))
+    answer = witness.ask(HEDGED)
     assert answer.usable and len(seen) == 3
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, HEDGED), witness.max_tokens)
+    one_call = cost("claude-haiku-4-5", {"input_tokens": 400, "output_tokens": 50})
+    assert witness.meter.unmetered == 2 and witness.meter.spent_usd == pytest.approx(2 * worst + one_call)
 
 
 def test_retries_that_run_out_leave_a_discarded_reply_not_a_crash():
@@ -100,6 +105,39 @@ def test_a_lowered_flag_leaves_a_note_pointing_at_the_quoted_words_in_the_memory
     assert note.values["removed"] == "strengthened_certainty" and note.values["prompt"] == "witness-v2"
 
 
+@pytest.mark.parametrize("quoted", [".", ",", "a", "wi", "ill be", "was", "the", "it is", "4,500", "  "])
+def test_a_quote_that_is_punctuation_a_function_word_or_part_of_a_word_lowers_nothing(quoted):
+    source, memory = "Alice might say the cluster has 4,500 nodes.", "It is the case that Alice will be promoted, was it."
+    report = inspect(source, memory)
+    witness = Witness(client=mock_client([{**YES, "hedge_words": [quoted]}]))
+    lowered = lower_with_witness(report, witness)
+    assert lowered.verdict == report.verdict == "rewrite" and not lowered.notes
+    assert witness.discarded >= 1
+
+
+FUNCTION_OR_PUNCTUATION = st.lists(st.sampled_from(sorted(function_words()) + [".", ",", "!", "'", "-", "?"]),
+                                   min_size=1, max_size=4).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(FUNCTION_OR_PUNCTUATION, st.integers(min_value=0, max_value=40), st.integers(min_value=1, max_value=6))
+def test_no_quote_of_only_function_words_or_punctuation_or_cut_out_of_a_word_can_count(quoted, start, width):
+    sentence = "It is said that the new office in Lisbon would, perhaps, open in the spring."
+    assert quote_problem(sentence, quoted) is not None
+    piece = sentence[start:start + width]
+    inside_a_word = start > 0 and sentence[start - 1].isalnum() and piece[:1].isalnum()
+    if inside_a_word and piece.isalpha() and not re.search(rf"\b{re.escape(piece)}", sentence, re.IGNORECASE):
+        assert quote_problem(sentence, piece) is not None
+    assert validate(sentence, {**NO, "hedges": True, "hedge_words": [quoted]}).usable is False
+
+
+def test_a_whole_word_quote_is_found_where_it_stands_as_a_word():
+    sentence = "Alice was, one would imagine, promoted."
+    assert locate(sentence, "imagine") == (sentence.index("imagine"), sentence.index("imagine") + 7)
+    assert locate("Bob saw it and was away.", "was") == (15, 18)  # not the "wa" of "saw" ... nor "was" in "washed"
+    assert locate("He washed it.", "was") is None and quote_problem(sentence, "one would imagine") is None
+
+
 # -- the budget ------------------------------------------------------------------------------------
 
 def test_cost_comes_from_usage_and_the_price_table():
@@ -131,6 +169,32 @@ def test_the_budget_stops_a_run_before_a_call_that_could_pass_it_and_a_rerun_res
     assert len(seen) == 10 and len(RunFile(path).done) == 10
 
 
+def test_calls_that_time_out_are_charged_at_their_worst_case_so_a_one_call_cap_lets_one_call_through():
+    seen = []
+    witness = Witness(client=mock_client([httpx.ReadTimeout("no answer")], seen, max_retries=2))
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, HEDGED), witness.max_tokens)
+    witness.meter = Meter(max_usd=3 * worst * 1.5)  # room for one call of three attempts, not two
+    assert not witness.ask(HEDGED).usable and len(seen) == 3
+    assert witness.meter.unmetered == 3 and witness.meter.spent_usd == pytest.approx(3 * worst)
+    for i in range(4):
+        with pytest.raises(BudgetExhausted):
+            witness.ask(f"Sentence {i} might hold.")
+    assert len(seen) == 3 and witness.meter.refused == 4 and "3 attempt(s) charged at their worst case" in \
+        witness.meter.line()
+
+
+@pytest.mark.parametrize("usage", [(-100_000, 50), (400, -50), (10**9, 50), (400, 10**6)])
+def test_an_impossible_usage_is_refused_and_charged_at_the_worst_case(usage):
+    reply = httpx.Response(200, json=message({"model": "claude-haiku-4-5", "tool_choice": {"name": "report_cues"}},
+                                             YES, usage=usage))
+    witness = Witness(client=mock_client([reply]))
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, HEDGED), witness.max_tokens)
+    answer = witness.ask(HEDGED)
+    assert not answer.usable and "ImpossibleUsage" in answer.reason and witness.discarded == 1
+    assert witness.meter.spent_usd == pytest.approx(worst) and witness.meter.input_tokens == 0
+    assert len(witness.cache) == 0  # never cached: a re-run asks again
+
+
 def test_an_unpriced_model_cannot_run_under_a_budget():
     witness = Witness(client=mock_client([YES]), model="no-such-model", meter=Meter(max_usd=1.0))
     with pytest.raises(UnknownPrice):
@@ -149,10 +213,30 @@ def test_a_cached_reply_costs_nothing_and_is_validated_again(tmp_path):
     assert again.meter.cached == 1 and again.meter.calls == 0 and again.meter.spent_usd == 0
 
 
-def test_the_cache_key_holds_model_prompt_version_tool_and_content():
-    base = cache_key("m", "witness-v2", "report_cues", "s")
-    assert len({base, cache_key("n", "witness-v2", "report_cues", "s"), cache_key("m", "witness-v3", "report_cues", "s"),
-                cache_key("m", "witness-v2", "judge_support", "s"), cache_key("m", "witness-v2", "report_cues", "t")}) == 5
+def test_the_cache_key_holds_the_whole_request():
+    witness = Witness()
+    base = witness.request(load_prompt("witness"), TOOL, "s")
+    variants = [{**base, "model": "n"}, {**base, "max_tokens": 1}, {**base, "system": base["system"] + " "},
+                {**base, "tools": [{**TOOL, "description": "other"}]}, {**base, "messages": [{"role": "user",
+                                                                                             "content": "t"}]}]
+    assert len({cache_key(base), *map(cache_key, variants)}) == 6
+
+
+def test_a_row_planted_in_the_cache_is_validated_again_and_a_row_under_a_borrowed_key_is_not_read(tmp_path):
+    report = inspect("Alice might be promoted.", "Alice will be promoted.")
+    cache = ReplyCache(tmp_path / "replies.sqlite")
+    witness = Witness(client=mock_client([YES]), cache=cache)
+    planted = {"hedges": True, "hedge_words": ["."], "attributes": False, "attribution_words": []}
+    cache.put(witness.request(load_prompt("witness"), TOOL, "Alice will be promoted."), "witness-v2",
+              {"input": planted, "stop_reason": "tool_use"})
+    assert lower_with_witness(report, witness).verdict == "rewrite"  # the planted full stop removes nothing
+    assert witness.meter.cached == 1 and witness.meter.calls == 0 and witness.discarded == 1
+    other = witness.request(load_prompt("witness"), TOOL, "Bob will be promoted.")
+    with cache._db:  # a row copied under another request's key: its request does not match, so it is a miss
+        cache._db.execute("UPDATE requests SET key = ?", (cache_key(other),))
+    seen = []
+    fresh = Witness(client=mock_client([NO], seen), cache=cache)
+    assert fresh.ask("Bob will be promoted.").usable and len(seen) == 1 and fresh.meter.cached == 0
 
 
 def test_a_broken_cache_file_is_named(tmp_path):
@@ -402,9 +486,32 @@ def test_gate_with_both_model_components_writes_their_notes_and_a_budget_of_zero
         assert [[n["type"] for n in r["notes"]] for r in reports] == [
             ["lowered_by_witness", "support_not_established"], ["support_not_established"]]
         assert len(stub.requests) == 3 and "model cost: 3 call(s)" in result.stderr
-        capped = cli("gate", pairs, tmp_path / "capped.jsonl", "--witness", "--max-usd", "0", "--no-cache", env=env)
-        assert len(stub.requests) == 3 and "refused by the budget" in capped.stderr
-        assert json.loads((tmp_path / "capped.jsonl").read_text().splitlines()[0])["verdict"] == "rewrite"
+
+
+def test_a_run_stopped_by_its_budget_exits_6_and_resumes_where_it_stopped(tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_factwash.cli import app
+
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("\n".join(json.dumps(p) for p in [
+        {"id": 1, "source": "The cluster has 4,500 nodes.", "memory": "The cluster has 4,500 nodes."},
+        {"id": 2, "source": "Alice might be promoted.", "memory": HEDGED}]) + "\n")
+    with AnthropicStub(answer_by_tool) as stub:
+        runner = CliRunner(env=stub.env())
+        capped = runner.invoke(app, ["gate", str(pairs), str(tmp_path / "capped.jsonl"), "--witness", "--max-usd", "0",
+                                     "--no-cache"])
+        assert capped.exit_code == 6 and stub.requests == [] and "refused by the budget" in capped.output
+        assert "model budget was reached at" in capped.output and "pairs.jsonl:2" in capped.output
+        assert [json.loads(line)["id"] for line in (tmp_path / "capped.jsonl").read_text().splitlines()] == [1]
+        resumed = runner.invoke(app, ["gate", str(pairs), str(tmp_path / "capped.jsonl"), "--witness", "--resume",
+                                      "--no-cache"])
+        assert resumed.exit_code == 0 and len(stub.requests) == 1, resumed.output
+        assert [json.loads(line)["verdict"] for line in (tmp_path / "capped.jsonl").read_text().splitlines()] == [
+            "pass", "pass"]
+        check = runner.invoke(app, ["check", "--source", "Alice might be promoted.", "--memory", HEDGED, "--witness",
+                                    "--max-usd", "0", "--no-cache"])
+        assert check.exit_code == 6 and "verdict: rewrite" in check.output and len(stub.requests) == 1
 
 
 def test_an_unpriced_model_or_a_missing_key_is_refused_on_the_command_line_before_any_call(tmp_path):

@@ -9,6 +9,7 @@ items share, with no restatement or mention around it, is confirmed
 (no change word) are never confirmed.
 """
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
@@ -134,8 +135,9 @@ class Confirmer:
             return refuse(1, "well_formed", f"unknown type {kind!r}")
         if source_id not in items or target_id not in items:
             return refuse(1, "well_formed", f"item {source_id if source_id not in items else target_id!r} not found")
-        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or confidence < MIN_CONFIDENCE:
-            return refuse(1, "well_formed", f"confidence {confidence!r} is not a number >= {MIN_CONFIDENCE}")
+        if (isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence)
+                or confidence < MIN_CONFIDENCE):
+            return refuse(1, "well_formed", f"confidence {confidence!r} is not a finite number >= {MIN_CONFIDENCE}")
         reasons.append(Reason(1, "well_formed", True, f"{kind}, both items exist, confidence {confidence}"))
 
         # 2. the quote is in the source item

@@ -28,6 +28,7 @@ CUES_KEY = "factwash_cues"
 SOURCES_KEY = "factwash_sources"
 SCOPES_KEY = "factwash_scopes"
 LEXICON_VERSION_KEY = "factwash_lexicon_version"
+LEXICON_DIGEST_KEY = "factwash_lexicon_digest"
 FLAG_NAMES = {
     "HEDGE": "hedged",
     "ATTRIBUTION": "attributed",

@@ -40,6 +40,7 @@ from .scope import STYLES, narrowed_scope_spans
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
+    LEXICON_DIGEST_KEY,
     LEXICON_VERSION_KEY,
     SCOPES_KEY,
     SOURCES_KEY,
@@ -189,6 +190,7 @@ class CueComponent(Pipe):
         if scopes or SCOPES_KEY in doc.spans:
             doc.spans[SCOPES_KEY] = scopes
         doc.user_data[LEXICON_VERSION_KEY] = self.lexicon_version
+        doc.user_data[LEXICON_DIGEST_KEY] = self.lexicons.digest
 
     # -- serialization: the lexicon files travel with the pipeline ---------------------------
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, Iterator, Optional
 
+from ..outputs import write_bytes
 from . import bioscope, cdsco, polnear, szeged, tempeval
 from .gold import GoldText
 from .split import make_split, read_split, select_half
@@ -68,7 +69,7 @@ def write_docbins(root: Path, split_dir: Path, out: Path, nlp) -> Dict[str, int]
             docbin = DocBin(store_user_data=True)
             for item in read_half(root, name, half, split_dir):
                 docbin.add(to_doc(nlp, item))
-            docbin.to_disk(out / f"{name}-{half}.spacy")
+            write_bytes(out / f"{name}-{half}.spacy", docbin.to_bytes())
             counts[f"{name}-{half}"] = len(docbin)
     return counts
 

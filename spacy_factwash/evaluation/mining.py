@@ -21,6 +21,7 @@ from spacy.tokens import Doc
 
 from ..cues.extensions import CUES_KEY
 from ..lexicon import CLASS_FILES, freeze, load_lexicons
+from ..outputs import write_text
 from .corpora import read_half
 from .gold import GOLD_KEY, META_KEY, to_doc
 from .evaluate import evaluation_pipeline
@@ -186,7 +187,7 @@ def mine_round(root: Path, split_dir: Path, lexicon_in: Path, lexicon_out: Path,
         report["removed"][label] = [{"id": i, "fires": f, "precision": round(p, 4)} for i, f, p in removed]
     _write_lexicon(lexicon_in, lexicon_out, additions, removals, version)
     report_path.parent.mkdir(parents=True, exist_ok=True)
-    report_path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf8")
+    write_text(report_path, json.dumps(report, indent=1) + "\n")
     return report
 
 
@@ -202,5 +203,5 @@ def _write_lexicon(lexicon_in: Path, lexicon_out: Path, additions: Dict[str, Lis
         lines = (lexicon_in / name).read_text(encoding="utf8").splitlines()
         kept = [line for line in lines if line.strip() and json.loads(line)["id"] not in removals]
         kept += [json.dumps(entry, ensure_ascii=False) for entry in additions.get(label, [])]
-        (lexicon_out / name).write_text("\n".join(kept) + "\n", encoding="utf8")
+        write_text(lexicon_out / name, "\n".join(kept) + "\n")
     freeze(lexicon_out, version)

@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List
 
+from ..outputs import write_text
+
 HALVES = ("dev", "test")
 
 
@@ -44,7 +46,7 @@ def make_split(items: Iterable) -> Dict[str, Dict[str, List[str]]]:
 def write_split(path: Path, split: Dict[str, Dict[str, List[str]]]) -> None:
     """Write a split file (one JSON object, stable formatting)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(split, indent=1, sort_keys=True) + "\n", encoding="utf8")
+    write_text(path, json.dumps(split, indent=1, sort_keys=True) + "\n")
 
 
 def read_split(path: Path) -> Dict[str, Dict[str, List[str]]]:

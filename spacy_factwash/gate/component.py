@@ -17,12 +17,12 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..cues.extensions import LEXICON_VERSION_KEY
+from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
+from ..cues.normalise import reading
 from ..strength.claim import STRENGTH_KEY
 from .align import Alignment, align
 from .checks import CHECKS, Pair
 from .checks.base import excerpt
-from ..cues.normalise import reading
 from .claims import DocClaims, LemmaKey, Reading, build_claims
 from .policy import REJECT, REWRITE, verdict
 from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Report
@@ -112,6 +112,7 @@ class CompareComponent:
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
             self._not_checked(source, memory), version, notes, empty, len(memory_claims.clauses.sentences),
+            lexicon_digest=memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, ""),
         )
 
     def _not_checked(self, source: Doc, memory: Doc) -> List[str]:

@@ -77,13 +77,15 @@ class Report:
     notes: List[Change] = field(default_factory=list)
     empty_memory: bool = False
     memory_sentences: int = 0
+    lexicon_digest: str = ""  # sha256 of the lexicon files as loaded: two different lexicons never share it
 
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-safe dict with every field."""
         return asdict(self)
 
     def __str__(self) -> str:
-        lines = [f"verdict: {self.verdict}  (lexicon {self.lexicon_version})"]
+        digest = f", {self.lexicon_digest[:19]}" if self.lexicon_digest else ""
+        lines = [f"verdict: {self.verdict}  (lexicon {self.lexicon_version}{digest})"]
         if self.empty_memory:
             lines.append("  the memory is empty: nothing could be checked")
         for change in self.changes:

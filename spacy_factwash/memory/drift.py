@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..gate.report import Report
+from ..textfile import surrogate_problem
 from .provenance import Item, Store, Verification
 
 
@@ -74,11 +75,17 @@ def drift_from_reports(hops: Sequence[Report], end_to_end: Report,
 
 def drift(versions: Sequence[str], gate) -> DriftReport:
     """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``factwash_compare`` component."""
+    if isinstance(versions, (str, bytes)) or not isinstance(versions, Sequence):
+        raise TypeError(f"drift: versions must be a list of strings (the chain v0, v1, ...), "
+                        f"got {type(versions).__name__}")
     if len(versions) < 2:
         raise ValueError("drift needs a chain of at least two versions")
     for index, version in enumerate(versions):
         if not isinstance(version, str):
             raise TypeError(f"drift: version {index} must be a str, got {type(version).__name__}")
+        problem = surrogate_problem(version, f"version {index}")
+        if problem:
+            raise ValueError(f"drift: {problem}")
     pairs = [(versions[i - 1], versions[i]) for i in range(1, len(versions))] + [(versions[0], versions[-1])]
     reports = list(gate.pipe_pairs(pairs))
     return drift_from_reports(reports[:-1], reports[-1], versions)

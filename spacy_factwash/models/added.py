@@ -5,7 +5,7 @@ answers supported, unsupported or cannot_tell. Supported and unsupported must
 both quote the source verbatim (unsupported quotes the closest source text,
 proving it read before claiming absence), and unsupported also quotes the
 words of the sentence the source does not support. Quotes are validated with
-``quotes.locate``; a quote must hold at least ``MIN_QUOTE_WORDS`` words.
+``quotes.quote_problem``; a quote must hold at least ``MIN_QUOTE_WORDS`` words.
 
 What it adds to a report is a note, never a change: an ``unsupported_claim``
 note (marked reject-class, as the finding is serious, and ``applied: false``)
@@ -25,7 +25,7 @@ from ..cues.clauses import sentences
 from ..gate.report import Change, Excerpt
 from .budget import BudgetExhausted
 from .client import ModelComponent
-from .quotes import locate, normalise
+from .quotes import locate, normalise, quote_problem
 
 TOOL = {
     "name": "judge_support",
@@ -63,8 +63,8 @@ def _quoted(text: str, quote: object, what: str) -> Tuple[Optional[Tuple[int, in
     """The quote's offsets in ``text``, or None and why it does not count."""
     if not isinstance(quote, str) or len(normalise(quote).split()) < min(MIN_QUOTE_WORDS, len(text.split())):
         return None, f"the {what} quote is missing or shorter than {MIN_QUOTE_WORDS} words"
-    span = locate(text, quote)
-    return span, "" if span else f"the {what} quote is not in the {what}: {quote!r}"
+    problem = quote_problem(text, quote)
+    return (None, f"the {what} quote is not in the {what}: {problem}") if problem else (locate(text, quote), "")
 
 
 def validate(source: str, sentence: str, reply: object) -> SupportAnswer:

@@ -4,20 +4,22 @@ Every component here (witness, support judge, fixer) asks through
 ``ModelComponent.ask_tool``: the prompt is read from ``prompts/`` and checked
 against its manifest (a prompt edited without a new version is refused, so
 a cached or recorded reply always names the prompt that produced it); a
-cached reply is returned without a call; otherwise the meter checks the
-budget, the call is made through the anthropic SDK with the tool forced and
-``strict``, its usage is charged, and the raw reply is cached.
+reply cached for exactly this request is returned without a call; otherwise
+the meter checks the budget over every attempt the SDK may make, the call is
+made through the anthropic SDK with the tool forced and ``strict``, its usage
+is checked and charged (a failed call at its worst case), and the raw reply
+is cached.
 """
 
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..lexicon import sha256
 from .budget import STOPS, Meter
-from .cache import ReplyCache, cache_key
+from .cache import ReplyCache
 
 DEFAULT_MODEL = "claude-haiku-4-5"
 
@@ -120,25 +122,45 @@ class ModelComponent:
         """The size of what one call sends (prompt, strict tool, content): the meter's bound on its input tokens."""
         return len((load_prompt(prompt_name).text + json.dumps(strict(tool)) + content).encode("utf8"))
 
+    def request(self, prompt: Prompt, tool: dict, content: str) -> Dict[str, Any]:
+        """Everything one call sends: what its cached reply is keyed by."""
+        return {"model": self.model, "max_tokens": self.max_tokens, "system": prompt.text, "tools": [strict(tool)],
+                "tool_choice": {"type": "tool", "name": tool["name"]},
+                "messages": [{"role": "user", "content": content}]}
+
+    def attempts(self) -> int:
+        """How many requests one call may send: one, plus the retries of the client that will send it."""
+        retries = self.max_retries if self.client is None else getattr(self.client, "max_retries", self.max_retries)
+        return 1 + int(retries)
+
     def ask_tool(self, prompt_name: str, tool: dict, content: str) -> Reply:
-        """Ask once with ``tool`` forced; raises ``BudgetExhausted`` (no call made) or the SDK's error."""
+        """Ask once with ``tool`` forced; raises ``BudgetExhausted`` (no call made) or the SDK's error.
+
+        A call that fails after it may have reached the service is charged at
+        its worst case for every attempt it could have made; a reply whose
+        usage is impossible is charged the same way and raises
+        ``ImpossibleUsage`` (it is neither used nor cached).
+        """
         prompt = load_prompt(prompt_name)
         if self.cache is None:
             self.cache = ReplyCache(":memory:")
-        key = cache_key(self.model, prompt.id, tool["name"], content)
-        stored = self.cache.get(key)
+        request = self.request(prompt, tool, content)
+        stored = self.cache.get(request)
         if stored is not None:
             self.meter.cached += 1
             return Reply(stored["input"], stored["stop_reason"], self.model, prompt.id, cached=True)
-        self.meter.allow(self.model, self.request_bytes(prompt_name, tool, content), self.max_tokens)
+        size, attempts = self.request_bytes(prompt_name, tool, content), self.attempts()
+        self.meter.allow(self.model, size, self.max_tokens, attempts)
         if self.client is None:
             self.client = anthropic_client(self.timeout, self.max_retries)
-        response = self.client.messages.create(
-            model=self.model, max_tokens=self.max_tokens, system=prompt.text, tools=[strict(tool)],
-            tool_choice={"type": "tool", "name": tool["name"]}, messages=[{"role": "user", "content": content}],
-        )
-        self.meter.charge(self.model, response.usage)
+        try:
+            raw = self.client.messages.with_raw_response.create(**request)
+            response = raw.parse()
+        except Exception:
+            self.meter.charge_worst(self.model, size, self.max_tokens, attempts)
+            raise
+        self.meter.charge(self.model, response.usage, size, self.max_tokens, raw.retries_taken)
         blocks = [b for b in response.content if getattr(b, "type", None) == "tool_use" and b.name == tool["name"]]
         reply = {"input": blocks[0].input if blocks else None, "stop_reason": response.stop_reason}
-        self.cache.put(key, self.model, prompt.id, reply)
+        self.cache.put(request, prompt.id, reply)
         return Reply(reply["input"], reply["stop_reason"], self.model, prompt.id)

@@ -54,20 +54,25 @@ class RunFile:
     (a plain, fast output file that a later run can still resume).
     """
 
-    def __init__(self, path: Path, key: str = "key", durable: bool = True) -> None:
+    def __init__(self, path: Path, key: str = "key", durable: bool = True, check: Optional[str] = None) -> None:
         self.path = Path(path)
         self.key = key
         self.durable = durable
+        self.check = check
         self.torn = 0
         self.done: Set[Any] = set()
+        self.checks: Dict[Any, Any] = {}  # key -> the record's ``check`` field, when one is named
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._cut_torn_line()
-        for record in self._read():
+        for record in self._read():  # every complete line is checked before anything in the file is touched
             self.done.add(record[self.key])
+            if check is not None:
+                self.checks[record[self.key]] = record.get(check)
+        self._cut_torn_line()
         self._handle = self.path.open("a", encoding="utf8")
 
     def _cut_torn_line(self) -> None:
-        """Cut off a last line a kill left without its newline; it is asked again."""
+        """Cut off a last line a kill left without its newline (it is asked again); a last line that does not
+        start like one of this file's records is not ours to cut, and is an error."""
         if not self.path.exists():
             return
         with self.path.open("r+b") as handle:
@@ -87,17 +92,25 @@ class RunFile:
                     position = position - step + cut + 1
                     break
                 position -= step
+            handle.seek(position)
+            torn, start = handle.read(size - position), json.dumps({self.key: 0})[:len(self.key) + 4].encode()
+            if not (torn.startswith(start) or start.startswith(torn)):
+                raise ValueError(f"{self.path}: its last line is not a result line cut short; "
+                                 "move the file aside to start the run again")
             handle.truncate(position)
             self.torn += 1
 
     def _read(self) -> Iterator[Dict[str, Any]]:
-        """The records in the file, one at a time; a line that is not a record is named by file and line."""
+        """The records in the file, one at a time; blank lines and a last line cut short (no newline) are passed
+        over, and any other line that is not a record is named by file and line."""
         if not self.path.exists():
             return
-        with self.path.open(encoding="utf8") as handle:
-            for number, line in enumerate(handle, start=1):
+        with self.path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                if not raw.endswith(b"\n") or not raw.strip():
+                    continue
                 try:
-                    record = json.loads(line)
+                    record = json.loads(raw.decode("utf8"))
                     record[self.key]
                 except (ValueError, KeyError, TypeError) as err:
                     raise ValueError(f"{self.path}:{number}: not a result line ({err}); "

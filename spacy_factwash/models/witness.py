@@ -2,9 +2,10 @@
 
 It perceives and never judges: it sees one sentence, never the other text,
 and returns two booleans and the markers that made it say yes. Every marker
-is checked against the sentence (``quotes.normalise``: lower-cased, curly
-quotes folded, whitespace collapsed); a reply that cites words not in the
-sentence, says yes without a marker, is malformed, is a refusal, or fails is
+is checked against the sentence (``quotes.quote_problem``: lower-cased, curly
+quotes folded, whitespace collapsed, at word boundaries, holding a word that
+is not a function word); a reply that cites words not in the sentence, or
+only punctuation or function words, says yes without a marker, is malformed, is a refusal, or fails is
 discarded and counted, and the deterministic result stands. The anthropic
 client is built only when the witness first makes a call.
 """
@@ -16,7 +17,7 @@ from ..gate.policy import verdict
 from ..gate.report import Change, Excerpt
 from .budget import BudgetExhausted
 from .client import ModelComponent, Reply
-from .quotes import locate
+from .quotes import locate, quote_problem
 
 TOOL = {
     "name": "report_cues",
@@ -67,9 +68,9 @@ def validate(sentence: str, reply: object) -> WitnessAnswer:
         words = [w for w in words if w.strip()]
         if said and not words:
             return WitnessAnswer(False, reason=f"{flag} is true but no words are quoted")
-        missing = [w for w in words if locate(sentence, w) is None]
-        if missing:
-            return WitnessAnswer(False, reason=f"quoted words not in the sentence: {missing}")
+        problems = [problem for problem in (quote_problem(sentence, w) for w in words) if problem]
+        if problems:
+            return WitnessAnswer(False, reason="quoted words that cannot be the cue: " + "; ".join(problems))
         answers[flag] = (said, tuple(words))
     return WitnessAnswer(True, answers["hedges"][0], answers["attributes"][0], answers["hedges"][1],
                          answers["attributes"][1])

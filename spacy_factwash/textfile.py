@@ -1,0 +1,78 @@
+"""Reading input files the same way in every command.
+
+Every command reads its files through these functions, so they all agree:
+UTF-8, with or without a byte-order mark at the start; a file's trailing
+blank lines (whitespace only) are not lines of input, while a blank line
+with input after it still is one; a line that is not UTF-8 is named by its
+number; and a lone surrogate (a JSON escape such as ``"\\ud800"`` that
+decodes to no character) is not text, so a record holding one is named
+too, instead of crashing the batch it sits in.
+"""
+
+import re
+from pathlib import Path
+from typing import Any, Iterator, List, Optional, Tuple
+
+BOM = "\ufeff"
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def decoded_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
+    """(line number, text, None), or (line number, None, why) for a line that is not UTF-8; one at a time.
+
+    A byte-order mark opening the file is dropped; trailing blank lines are not yielded (blank lines are held
+    back until a line with text follows them).
+    """
+    blanks: List[Tuple[int, str]] = []
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf8").rstrip("\r\n")
+            except UnicodeDecodeError as err:
+                yield from ((n, line, None) for n, line in blanks)
+                blanks = []
+                yield number, None, f"not UTF-8 ({err.reason} at byte {err.start})"
+                continue
+            if number == 1 and text.startswith(BOM):
+                text = text[len(BOM):]
+            if not text.strip():
+                blanks.append((number, text))
+                continue
+            yield from ((n, line, None) for n, line in blanks)
+            blanks = []
+            yield number, text, None
+
+
+def read_text(path: Path) -> str:
+    """A whole text file as one text, read like every input line: no byte-order mark, no trailing blank lines.
+
+    Raises ``ValueError`` naming the file and line of the first line that is not UTF-8, and ``OSError`` when
+    the file cannot be read.
+    """
+    lines = []
+    for number, text, error in decoded_lines(path):
+        if text is None:
+            raise ValueError(f"{path}:{number}: {error}")
+        lines.append(text)
+    return "\n".join(lines)
+
+
+def surrogate_problem(value: Any, where: str = "the text") -> Optional[str]:
+    """Where a lone surrogate sits in a string, or in any key or string inside a JSON value; None when nowhere."""
+    if isinstance(value, str):
+        found = SURROGATE.search(value)
+        if found is None:
+            return None
+        return (f"{where} holds a lone surrogate (\\u{ord(found.group()):04x}) at character {found.start()}, "
+                "which is not text")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            problem = surrogate_problem(key, "a key") or surrogate_problem(item, repr(key))
+            if problem:
+                return problem
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            problem = surrogate_problem(item, f"{where}[{index}]")
+            if problem:
+                return problem
+    return None

@@ -806,10 +806,10 @@ def bench_gate(
     and one long document against the time to annotate it."""
     from .evaluation.evaluate import evaluation_pipeline
     from .evaluation.gate_pairs import build_pairs
-    from .evaluation.gate_sets import SETS, read_set
+    from .evaluation.gate_sets import written_pairs
     from .speed import gate_speed, long_document_speed, stream_memory
 
-    written = [(p["source"], p["memory"]) for name in SETS for p in read_set(sets / f"{name}.jsonl")]
+    written = written_pairs(sets)
     # speed only: the dev half has enough distinct PolNeAR pairs that no text repeats (no cache helps)
     polnear = [(p.source, p.memory) for p in build_pairs(_corpora_root(corpora), splits, evaluation_pipeline(),
                                                           rows=[("polnear", "ATTRIBUTION")], half="dev")]

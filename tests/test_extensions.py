@@ -79,7 +79,7 @@ def test_same_prefix_for_another_spans_key_is_refused():
 
 def test_user_data_holds_only_plain_settings_of_the_annotation(default_nlp):
     doc = default_nlp("Someone said Alice might not get admin access if the audit fails, as of Monday.")
-    assert set(doc.user_data) == {"factwash_lexicon_version", "factwash_strength_lexicon_version",
+    assert set(doc.user_data) == {"factwash_lexicon_version", "factwash_lexicon_digest", "factwash_strength_lexicon_version",
                                   "factwash_strength_modal_reach"}
     assert all(isinstance(k, str) and isinstance(v, (str, int)) for k, v in doc.user_data.items())
 

@@ -107,7 +107,7 @@ def test_a_lowered_flag_leaves_a_note_pointing_at_the_quoted_words_in_the_memory
 
 @pytest.mark.parametrize("quoted", [".", ",", "a", "wi", "ill be", "was", "the", "it is", "4,500", "  "])
 def test_a_quote_that_is_punctuation_a_function_word_or_part_of_a_word_lowers_nothing(quoted):
-    source, memory = "Alice might say the cluster has 4,500 nodes.", "It is the case that Alice will be promoted, was it."
+    source, memory = "Alice might say the cluster has 4,500 nodes.", "It is the case that Alice will say the cluster has 4,500 nodes, was it."
     report = inspect(source, memory)
     witness = Witness(client=mock_client([{**YES, "hedge_words": [quoted]}]))
     lowered = lower_with_witness(report, witness)

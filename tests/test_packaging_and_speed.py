@@ -28,7 +28,7 @@ def test_the_lexicons_ship_inside_the_installed_package():
 
 def test_load_is_the_documented_default_pipeline():
     nlp = spacy_factwash.load()
-    assert nlp.pipe_names == ["sentencizer", "factwash_lemmas", "factwash_cues", "factwash_compare"]
+    assert nlp.pipe_names == ["sentencizer", "factwash_lemmas", "factwash_cues", "factwash_strength", "factwash_compare"]
     assert [t.lemma_ for t in nlp("she was promoted")] == ["she", "be", "promote"]
 
 

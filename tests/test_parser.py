@@ -180,12 +180,13 @@ def test_load_parse_true_in_a_fresh_process_puts_the_factwash_components_after_t
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
     names, cues = json.loads(out.stdout.strip().splitlines()[-1])
     assert names == ["sentencizer", "tok2vec", "tagger", "morphologizer", "parser",
-                     "factwash_lemmas", "factwash_cues", "factwash_compare"]
+                     "factwash_lemmas", "factwash_cues", "factwash_strength", "factwash_compare"]
     assert cues == [["ATTRIBUTION", "stated"]]
 
 
 def test_the_default_pipeline_stays_parse_free():
-    assert spacy_factwash.load().pipe_names == ["sentencizer", "factwash_lemmas", "factwash_cues", "factwash_compare"]
+    assert spacy_factwash.load().pipe_names == ["sentencizer", "factwash_lemmas", "factwash_cues", "factwash_strength",
+                                                "factwash_compare"]
 
 
 def test_the_model_says_its_licence_wherever_it_ships():

@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from spacy.attrs import IS_PUNCT, IS_SPACE, LIKE_NUM, LOWER, ORTH
+from spacy.attrs import IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM, LOWER, ORTH
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
@@ -103,19 +103,20 @@ class TokenView:
     punct: List[bool]
     plain: List[bool]
     number: List[bool]
+    title: List[bool] = field(default_factory=list)
     finite: FrozenSet[int] = frozenset()
     joins_clause: FrozenSet[int] = frozenset()
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
         if not len(doc):
-            return cls([], [], [], [], [])
+            return cls([], [], [], [], [], [])
         function = clause_words().function
-        rows = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE]).tolist()
+        rows = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE]).tolist()
         finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())
         return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
                    [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows], [bool(r[3]) for r in rows],
-                   finite, joins)
+                   [bool(r[5]) for r in rows], finite, joins)
 
 
 SUBJECTS = frozenset({"nsubj", "csubj", "expl"})  # UD subject relations (subtypes such as nsubj:pass included)
@@ -256,7 +257,7 @@ def _opens_clause(view: TokenView, unit: _Unit, words: ClauseWords) -> bool:
     if unit.opener or unit.kind != CLAIM or unit.separator != words.comma:
         return True
     return any(view.lower[i] in words.auxiliaries or i in view.finite
-               for start, end in unit.ranges for i in range(start + 1, end))
+               for start, end in unit.ranges for i in range(start, end))
 
 
 def _soft_merge(view: TokenView, units: Sequence[_Unit], words: ClauseWords) -> List[_Unit]:

@@ -26,6 +26,11 @@ def set_names(folder: Path) -> List[str]:
     return sorted(path.stem for path in folder.glob("*.jsonl"))
 
 
+def written_pairs(folder: Path) -> List[tuple]:
+    """The (source, memory) pairs of every set of a folder, in set order."""
+    return [(p["source"], p["memory"]) for name in set_names(folder) for p in read_set(folder / f"{name}.jsonl")]
+
+
 def read_set(path: Path) -> List[dict]:
     """The pairs of one set file, each checked for its fields."""
     pairs = []

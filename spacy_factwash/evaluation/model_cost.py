@@ -5,12 +5,12 @@ from typing import Dict
 
 from ..models.planned import planned_calls
 from .frank import read_pairs
-from .gate_sets import SETS, read_set
+from .gate_sets import written_pairs
 
 
 def write_sets(gate_sets: Path, frank_root: Path) -> Dict[str, list]:
     """The (source, memory) pairs of each set of writes the table covers."""
-    written = [(p["source"], p["memory"]) for name in SETS for p in read_set(gate_sets / f"{name}.jsonl")]
+    written = written_pairs(gate_sets)
     frank = [(article, summary) for _, article, summary in read_pairs(frank_root, "test")]
     return {"written gate sets": written, "FRANK test summaries": frank}
 

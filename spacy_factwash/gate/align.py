@@ -64,10 +64,11 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
             if found and len(found) + len(index[key]) > CANDIDATES:
                 break
             found.update(index[key][:CANDIDATES])
+        said = (keys - claim.names) or keys  # what the claim says of its names ("Alice [was promoted]") must align
         best: List[Tuple[Tuple[float, int, float], int]] = []
         for n in found:
             shared = len(keys & source[n].keys)
-            score = shared / len(keys)
+            score = len(said & source[n].keys) / len(said)
             if score < threshold:
                 continue
             rank = (score, int(source[n].wording == claim.wording), shared / len(keys | source[n].keys))

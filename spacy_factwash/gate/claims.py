@@ -43,6 +43,7 @@ class Claim:
     index: int
     key_at: Dict[int, int]  # token index -> content key, for the claim's content words
     sentence: Span  # the sentence the claim stands in
+    names: FrozenSet[int] = frozenset()  # the content keys of capitalised words inside the sentence (names)
     qualifiers: Dict[str, List[Span]] = field(default_factory=dict)
     conditions: List["Claim"] = field(default_factory=list)
     words: List[Word] = field(default_factory=list)
@@ -258,7 +259,8 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[
             view = clauses.view
             key_at = {i: key.of(doc, i, view.lower[i]) for start, end in clause.ranges for i in range(start, end)
                       if view.plain[i] and not marked[i] and not valued[i]}
-            claim = Claim(doc, clause, len(claims), key_at, sents[s])
+            named = frozenset(k for i, k in key_at.items() if view.title[i] and i != sents[s].start)
+            claim = Claim(doc, clause, len(claims), key_at, sents[s], named)
             claims.append(claim)
             by_clause[(s, n)] = claim
     for cue in cues:

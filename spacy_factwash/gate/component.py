@@ -12,7 +12,7 @@ and the verdict policy over the changes (``policy.py``).
 """
 
 import warnings
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -59,6 +59,7 @@ class CompareComponent:
         self.disabled = tuple(disabled)
         self.words = GateWords(nlp.vocab, nlp.tokenizer)
         self.key = LemmaKey(nlp)
+        self.evidentials = evidential_entries(nlp)
 
     def __call__(self, doc: Doc) -> Doc:
         """A single Doc passes through unchanged: comparing needs a pair."""
@@ -79,7 +80,7 @@ class CompareComponent:
         found = []
         for candidate in _distinct(alignment.candidates):
             pair = Pair(alignment.memory, candidate, version, self.words.version, source, memory, aligned_to,
-                        aligned_from, self.min_source_values, alignment.candidates)
+                        aligned_from, self.min_source_values, alignment.candidates, self.evidentials)
             found.append([c for check in CHECKS for c in check(pair) if c.type not in self.disabled])
         if alignment.exact:
             return min(found, key=_weight)
@@ -191,6 +192,15 @@ def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int)
                 yield from pending.popleft().get()
         while pending:
             yield from pending.popleft().get()
+
+
+def evidential_entries(nlp: Language) -> FrozenSet[str]:
+    """The attribution entries of the pipeline's cue lexicon that name no speaker side: evidentials."""
+    cues = next((pipe for name, pipe in nlp.pipeline if hasattr(pipe, "lexicons") and name.startswith("factwash_")
+                 and "ATTRIBUTION" in getattr(pipe, "labels", ())), None)
+    if cues is None:
+        return frozenset()
+    return frozenset(e.id for e in cues.lexicons.for_label("ATTRIBUTION") if e.source_side is None and e.role == "cue")
 
 
 def _distinct(candidates: Sequence) -> List:

@@ -1,7 +1,7 @@
 """What every check shares: the aligned pair, and evidence that points into both texts."""
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.tokens import Span
 
@@ -27,6 +27,8 @@ class Pair:
     min_source_values: int = 2
     # every source claim the memory claim aligned to (tied for best); ``source`` is one of them
     candidates: Sequence[Claim] = ()
+    # the attribution entries that never name a speaker ("reportedly", "is expected"): evidentials
+    evidentials: FrozenSet[str] = frozenset()
 
     def change(self, change_type: str, message: str, cues: Sequence[Cue] = (),
                values: Optional[Dict[str, Any]] = None, check: Optional[str] = None) -> Change:

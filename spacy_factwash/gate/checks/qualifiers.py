@@ -27,9 +27,10 @@ PRESENCE = {
 }
 
 
-def _speakerless(claims, cues) -> bool:
-    """Whether every attribution cue names no speaker (an evidential: "is expected", "reportedly")."""
-    return all(not claims.speakers_of(cue) for cue in cues)
+def _speakerless(pair: Pair, claims, cues) -> bool:
+    """Whether every attribution cue is an evidential that names no speaker ("is expected", "reportedly"):
+    an entry with no speaker side in the cue lexicon, and no speaker found."""
+    return all(cue.id_ in pair.evidentials and not claims.speakers_of(cue) for cue in cues)
 
 
 def _bearing(pair: Pair, claim_side: str, label: str) -> List[Span]:
@@ -51,10 +52,10 @@ def _kept(pair: Pair, label: str) -> bool:
     if _bearing(pair, "memory", label):
         return True
     if label == "ATTRIBUTION":
-        return _speakerless(pair.source_claims, pair.source.cues(label)) and bool(_bearing(pair, "memory", "HEDGE"))
+        return _speakerless(pair, pair.source_claims, pair.source.cues(label)) and bool(_bearing(pair, "memory", "HEDGE"))
     if label == "HEDGE":
         attributions = _bearing(pair, "memory", "ATTRIBUTION")
-        return bool(attributions) and _speakerless(pair.memory_claims, attributions)
+        return bool(attributions) and _speakerless(pair, pair.memory_claims, attributions)
     return False
 
 

@@ -2,7 +2,9 @@
 
 The source claim is correlational ("is associated with lower risk") or
 conditional causal ("may lower risk") and the memory claim it aligned to is
-direct causal ("lowers risk"): ``strengthened_causality``. The strengths are
+direct causal ("lowers risk"): ``strengthened_causality``. A cause word in
+an agentless passive ("Alice will be promoted", "the price was lowered")
+names an event, not a cause, so it does not make the memory claim causal. The strengths are
 read by ``spacy_factwash.strength`` from the ``factwash_strength`` cue spans
 inside each claim; without that component in the pipeline the check cannot
 run and the gate declares it in ``not_checked``.
@@ -35,12 +37,24 @@ def _evidence(strength: Strength, side: str) -> List[Cue]:
             for cue in strength.cues]
 
 
+BE = frozenset({"be", "is", "are", "was", "were", "been", "being", "'s", "’s", "get", "got", "gets"})
+
+
+def _agentless_passive(claim: Claim, strength: Strength) -> bool:
+    """Whether the cause word that makes a claim direct causal stands in a passive with no "by" agent."""
+    cause = strength.cues[-1]
+    doc = claim.doc
+    before = doc[max(claim.clause.start, cause.start - 2):cause.start]
+    after = doc[cause.end:min(claim.clause.end, cause.end + 6)]
+    return any(t.lower_ in BE for t in before) and not any(t.lower_ == "by" for t in after)
+
+
 def check_strength(pair: Pair) -> List[Change]:
     """strengthened_causality: a correlational or conditional claim stated as a direct cause."""
     if not runs_on(pair):
         return []
     source, memory = strength_of(pair.source), strength_of(pair.memory)
-    if not strengthened(source, memory):
+    if not strengthened(source, memory) or _agentless_passive(pair.memory, memory):
         return []
     return [pair.change(
         "strengthened_causality",

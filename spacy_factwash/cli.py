@@ -879,6 +879,39 @@ def gate_summedits(
         _write_readme_table(readme, table, SUMMEDITS)
 
 
+@app.command("claim-gate-eval")
+def claim_gate_eval(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the written pair sets."),
+    before: Path = typer.Option(Path("training/claim_gate/before.json"), "--before",
+                                help="The recorded measurement of the gate before the claim level."),
+    readme: Optional[Path] = README_OPTION,
+) -> None:
+    """Before and after the claim-level gate: the written sets, the corpus pairs (test halves), FRANK test and
+    SummEdits, the old gate's figures beside this gate's."""
+    from .evaluation.claim_gate import markdown_table, read_before
+    from .evaluation.evaluate import evaluation_pipeline
+    from .evaluation.frank import score as frank_score
+    from .evaluation.gate_pairs import build_pairs, score_pairs
+    from .evaluation.gate_sets import score_sets
+    from .evaluation.readme import CLAIM_GATE
+    from .evaluation.summedits import gate_score
+    from .pipeline import default_pipeline
+
+    root, gate = _corpora_root(corpora), default_pipeline().get_pipe("factwash_compare")
+    if not before.is_file():
+        _fail(f"{before}: no recorded measurement (training/claim_gate/measure_before.py writes it)")
+    after = {"lexicon_version": gate.nlp.get_pipe("factwash_cues").lexicon_version,
+             "sets": score_sets(sets, gate)["sets"],
+             "corpus": score_pairs(build_pairs(root, splits, evaluation_pipeline()), gate),
+             "frank": frank_score(root / "frank" / "raw", gate), "summedits": gate_score(root, gate)}
+    table = markdown_table(read_before(before), after)
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, CLAIM_GATE)
+
+
 @app.command("strength-eval")
 def strength_eval(
     corpora: Optional[Path] = CORPORA_OPTION,

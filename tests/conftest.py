@@ -50,6 +50,45 @@ def corpora() -> Path:
     return Path(root)
 
 
+# -- the gate's measurements, each made once per session: several README tables read the same one -----------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def gate_corpus_result(corpora):
+    """The gate on the corpus drop/control pairs of the test halves (evaluation/gate_pairs.py)."""
+    from spacy_factwash.evaluation.evaluate import evaluation_pipeline
+    from spacy_factwash.evaluation.gate_pairs import build_pairs, score_pairs
+
+    pairs = build_pairs(corpora, ROOT / "training" / "splits", evaluation_pipeline())
+    return score_pairs(pairs, spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+
+
+@pytest.fixture(scope="session")
+def frank_result(corpora):
+    """The gate on FRANK's test split (evaluation/frank.py)."""
+    from spacy_factwash.evaluation.frank import score
+
+    return score(corpora / "frank" / "raw", spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+
+
+@pytest.fixture(scope="session")
+def summedits_result(corpora):
+    """The gate on SummEdits, without and with the parse (evaluation/summedits.py)."""
+    from spacy_factwash.evaluation.summedits import measure
+
+    return measure(corpora)
+
+
+@pytest.fixture(scope="session")
+def gate_sets_result():
+    """The gate on the written pair sets (evaluation/gate_sets.py)."""
+    from spacy_factwash.evaluation.gate_sets import score_sets
+
+    return score_sets(ROOT / "training" / "gate_sets", spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+
+
 def cues_of(doc, label=None):
     """(label, text, entry id) of every resolved cue, optionally of one class."""
     return [(s.label_, s.text, s.id_) for s in doc.spans["factwash_cues"] if label is None or s.label_ == label]

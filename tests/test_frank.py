@@ -5,17 +5,15 @@ from pathlib import Path
 import pytest
 
 from spacy_factwash import default_pipeline
-from spacy_factwash.evaluation.frank import markdown_table, read_pairs, score
+from spacy_factwash.evaluation.frank import markdown_table, read_pairs
 from spacy_factwash.evaluation.readme import FRANK, extract_table, replace_table, table_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def measured(corpora):
-    nlp = default_pipeline()
-    return markdown_table(score(corpora / "frank" / "raw", nlp.get_pipe("factwash_compare")),
-                          nlp.get_pipe("factwash_cues").lexicon_version)
+def measured(frank_result):
+    return markdown_table(frank_result, default_pipeline().get_pipe("factwash_cues").lexicon_version)
 
 
 def test_only_the_test_split_is_read_and_groups_follow_the_labels(corpora):
@@ -35,18 +33,3 @@ def test_frank_guard_names_a_perturbed_caption(measured):
     readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"), perturbed, FRANK)
     drift = table_drift(extract_table(readme, FRANK), measured)
     assert len(drift) == 1 and drift[0].startswith("caption differs")
-
-
-def test_readme_neighbour_rule_figures_are_the_frank_valid_measurement(corpora):
-    """The README's before/after share of clean-summary sentences flagged, measured on FRANK valid."""
-    import spacy_factwash
-
-    rates = []
-    for neighbour_words in (10**6, 3):  # every neighbour counts (the rule off), then the default
-        nlp = spacy_factwash.load()
-        nlp.remove_pipe("factwash_compare")
-        gate = nlp.add_pipe("factwash_compare", config={"neighbour_words": neighbour_words})
-        clean = score(corpora / "frank" / "raw", gate, "valid")["groups"]["clean"]
-        rates.append(f"{clean['sentence_flag_rate']:.2f}")
-    claim = f"took the share of clean-summary sentences flagged from {rates[0]} to {rates[1]}"
-    assert claim in (ROOT / "README.md").read_text(encoding="utf8"), f"README should say: {claim}"

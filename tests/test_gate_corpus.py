@@ -6,7 +6,7 @@ import pytest
 
 from spacy_factwash import default_pipeline
 from spacy_factwash.evaluation.evaluate import evaluation_pipeline
-from spacy_factwash.evaluation.gate_pairs import build_pairs, markdown_table, removal_pairs, score_pairs
+from spacy_factwash.evaluation.gate_pairs import markdown_table, removal_pairs
 from spacy_factwash.evaluation.gold import GoldSpan, GoldText, to_doc
 from spacy_factwash.evaluation.readme import GATE_CORPUS, extract_table, replace_table, table_drift
 
@@ -14,11 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def measured_table(corpora):
-    nlp = evaluation_pipeline()
-    result = score_pairs(build_pairs(corpora, ROOT / "training" / "splits", nlp),
-                         default_pipeline().get_pipe("factwash_compare"))
-    return markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version)
+def measured_table(gate_corpus_result):
+    return markdown_table(gate_corpus_result, default_pipeline().get_pipe("factwash_cues").lexicon_version)
 
 
 def test_drop_removes_the_gold_cue_and_control_spares_every_cue():

@@ -13,8 +13,8 @@ SETS_DIR = ROOT / "training" / "gate_sets"
 
 
 @pytest.fixture(scope="module")
-def measured():
-    return score_sets(SETS_DIR, default_pipeline().get_pipe("factwash_compare"))
+def measured(gate_sets_result):
+    return gate_sets_result
 
 
 def test_sets_are_as_large_as_promised_and_cover_every_change_type():

@@ -157,16 +157,16 @@ def test_a_users_own_parse_pipeline_gets_the_same_cue_sense(parsed_nlp):
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _parse_cue_table(corpora):
+def _parse_cue_table(corpora, request):
     from spacy_factwash.evaluation.evaluate import compare_parse, parse_table
 
     return parse_table(*compare_parse(corpora, "test", ROOT / "training" / "splits"), load_sense().version)
 
 
-def _summedits_table(corpora):
-    from spacy_factwash.evaluation.summedits import gate_table, measure
+def _summedits_table(corpora, request):
+    from spacy_factwash.evaluation.summedits import gate_table
 
-    return gate_table(measure(corpora))
+    return gate_table(request.getfixturevalue("summedits_result"))
 
 
 # table -> (how it is measured, a cell to perturb: row start, cell index, value, the drift line expected)
@@ -180,7 +180,7 @@ TABLES = {
 @pytest.fixture(scope="module", params=[pytest.param(name, marks=pytest.mark.corpus) for name in TABLES])
 def measured_table(request, corpora):
     """(name, table) measured from the corpora, once per module."""
-    return request.param, TABLES[request.param][0](corpora)
+    return request.param, TABLES[request.param][0](corpora, request)
 
 
 def test_readme_tables_are_the_measured_tables(measured_table):

@@ -22,6 +22,7 @@ SUMMEDITS = "summedits-table"
 SCOPE = "scope-table"
 PARSER = "parser-table"
 PARSE_CUES = "parse-cue-table"
+CLAIM_GATE = "claim-gate-table"
 
 
 def _markers(name: str):
@@ -50,6 +51,9 @@ def replace_table(readme: str, table: str, name: str = HELDOUT) -> str:
 
 
 def _is_number(cell: str) -> bool:
+    """A figure: a number, or a before/after pair of figures ("0.87 → 0.80", "- → 0.01")."""
+    if " → " in cell:
+        return all(side == "-" or _is_number(side) for side in cell.split(" → "))
     try:
         float(cell)
     except ValueError:

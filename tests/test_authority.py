@@ -130,7 +130,17 @@ def test_rule_8_with_a_parser_requires_the_scope_among_the_change_words_argument
     assert result.confirmed and result.reasons[-1].passed is True
     trap = {"A": items["A"], "B": "The finance office replaces the printer, and expense reports stay with the team lead."}
     refused = confirmer.confirm({**GOOD, "scope_terms": ["expense reports"], "quote": trap["B"]}, trap)
-    assert not refused.confirmed and refused.blocked_by.rule == 8
+    assert not refused.confirmed and refused.blocked_by.rule == 4  # the change word and the scope: two claims
+
+
+@pytest.mark.parametrize("source", [
+    "The cafeteria no longer opens on Sundays, and expense reports are approved by the team lead.",
+    "The finance office replaces the printer; expense reports stay with the team lead.",
+])
+def test_without_a_parser_a_change_word_in_one_claim_never_confirms_a_scope_in_another(source):
+    items = {"A": "Expense reports must be approved by the team lead.", "B": source}
+    refused = default_confirmer().confirm({**GOOD, "scope_terms": ["expense reports"], "quote": source}, items)
+    assert not refused.confirmed and refused.blocked_by.rule == 4 and "one claim" in refused.blocked_by.detail
 
 
 RULE_8_CASES = [
@@ -150,10 +160,11 @@ RULE_8_CASES = [
 @pytest.mark.parametrize("target, source, scope, confirmed", RULE_8_CASES)
 def test_rule_8_on_real_parses(parsed_confirmer, target, source, scope, confirmed):
     """A passive subject (nsubj:pass), an adverbial change word's clause, a participle's noun: arguments; a
-    coordinated clause is not."""
+    coordinated clause is another claim, refused before the parse is read (rule 4)."""
     result = parsed_confirmer.confirm({**GOOD, "scope_terms": [scope], "quote": source}, {"A": target, "B": source})
     assert result.confirmed is confirmed, result.reasons
-    assert (result.reasons[-1].rule, result.reasons[-1].passed) == (8, confirmed)
+    rule, passed = result.reasons[-1].rule, result.reasons[-1].passed
+    assert (rule, passed) == (8, True) if confirmed else (rule in (4, 8) and passed is False)
 
 
 def test_the_fixture_comes_out_the_same_with_rule_8_on_real_parses(parsed_confirmer):

@@ -2,7 +2,7 @@
 
 The rules run in order, each a function that passes or fails with its
 reason; the first failure ends the check. Only a proposal whose quote, in
-one sentence, holds an un-negated change word next to a scope term the two
+one claim (a clause: ``cues/clauses.py``), holds an un-negated change word next to a scope term the two
 items share, with no restatement or mention around it, is confirmed
 (tier ``textual``); every other proposal rests on the proposer alone
 (``proposer_only``) and is for a person to review. Implicit contradictions
@@ -18,7 +18,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from ..cues.anchored import AnchoredMatcher
-from ..cues.extensions import CUES_KEY
+from ..cues.clauses import doc_clauses, sentences
+from ..cues.extensions import CUES_KEY, SOURCES_KEY
 from ..gate.report import Excerpt
 from ..parse import relation
 from .lexicon import load_authority_lexicon
@@ -156,18 +157,17 @@ class Confirmer:
             return refuse(3, "shared_scope", "no scope term occurs in both items")
         reasons.append(Reason(3, "shared_scope", True, "shared: " + ", ".join(" ".join(t) for t in shared)))
 
-        # 4-7, sentence by sentence of the quote
-        quoted = [s for s in source.sents if s.start_char < end_char and start_char < s.end_char]
-        candidates = []
-        for sent in quoted:
-            marks = self._marks(sent)
-            changes = marks.get("CHANGE", [])
-            if changes and any(self._occurs(t, source_lemmas, sent.start, sent.end) for t in shared):
-                candidates.append((sent, marks, changes))
+        # 4-7, claim by claim of the quote: a change word and the scope term in one clause
+        candidates = []  # (sentence, its marks, the change words of a claim that also holds a shared scope term)
+        for sentence, pieces in quoted_clauses(source, start_char, end_char):
+            marks = self._marks(sentence)
+            changes = [m for m in marks.get("CHANGE", []) if any(a <= m[0] and m[1] <= b for a, b in pieces)]
+            if changes and any(self._occurs(t, source_lemmas, a, b) for t in shared for a, b in pieces):
+                candidates.append((sentence, marks, changes))
         if not candidates:
             what = "an implicit contradiction: no change word" if kind == "contradicts" else "no change word"
-            return refuse(4, "relation_span", f"{what} beside a shared scope term in one sentence of the quote")
-        reasons.append(Reason(4, "relation_span", True, f"{len(candidates)} quoted sentence(s) name a change"))
+            return refuse(4, "relation_span", f"{what} beside a shared scope term in one claim of the quote")
+        reasons.append(Reason(4, "relation_span", True, f"{len(candidates)} quoted claim(s) name a change"))
 
         negation = [s for s in source.spans.get(CUES_KEY, []) if s.label_ == "NEGATION"]
         live = []
@@ -244,6 +244,15 @@ def _clause_of(token: Token) -> Token:
     while relation(token) in ADVERBIAL_DEPS | PHRASE_DEPS and token.head is not token and not token.tag_.startswith("VB"):
         token = token.head
     return token
+
+
+def quoted_clauses(doc: Doc, start_char: int, end_char: int) -> List[Tuple[Span, Tuple[Tuple[int, int], ...]]]:
+    """Every clause (``cues/clauses.py``) of the sentences a quote touches, as (its sentence, its pieces): rule 4
+    looks for the change word and the scope term in one clause; restatements and mentions (rules 6-7) are read
+    on the whole sentence, where a frame such as "As before," or "Agenda item 3:" stands."""
+    clauses = doc_clauses(doc, list(doc.spans.get(CUES_KEY, [])), list(doc.spans.get(SOURCES_KEY, [])))
+    return [(sentence, clause.ranges) for sentence, in_sentence in zip(sentences(doc), clauses.sentences)
+            if sentence.start_char < end_char and start_char < sentence.end_char for clause in in_sentence]
 
 
 def _inside_quotes(sent: Span, changes: Iterable[Tuple[int, int, str]]) -> bool:

@@ -807,7 +807,8 @@ def bench_gate(
     from .evaluation.evaluate import evaluation_pipeline
     from .evaluation.gate_pairs import build_pairs
     from .evaluation.gate_sets import written_pairs
-    from .speed import gate_speed, long_document_speed, stream_memory
+    from .speed import (dense_text, gate_speed, growth, long_document_speed, per_call_speed, repetitive_document,
+                        stream_memory)
 
     written = written_pairs(sets)
     # speed only: the dev half has enough distinct PolNeAR pairs that no text repeats (no cache helps)
@@ -828,11 +829,20 @@ def bench_gate(
         readings = stream_memory(written + polnear[:1000], stream_pairs, max(stream_pairs // 10, 1))
         typer.echo("  resident memory while streaming: " + ", ".join(f"{n:,}: {mb:,.0f} MB" for n, mb in readings))
         typer.echo(f"  growth from the first to the last reading: {readings[-1][1] - readings[0][1]:+,.0f} MB")
+    per_call, floor_rate = per_call_speed(written)
+    typer.echo(f"  inspect() once per pair on the written sets: {per_call:,.0f} pairs/s; annotating the same texts in "
+               f"one stream: {floor_rate:,.0f} pairs/s ({floor_rate / per_call:.1f}x the per-call time)")
     if long_sentences:
         sources = [source for source, _ in polnear[:long_sentences]]
         floor, total = long_document_speed(" ".join(sources), " ".join(sources[::10]))
         typer.echo(f"  long document: {len(sources):,} source sentences, {len(sources[::10]):,} memory sentences: "
                    f"annotated in {floor:.2f} s, annotated and gated in {total:.2f} s ({total / floor:.1f}x the floor)")
+        for name, texts, sizes in (("repetitive source (sentences)", repetitive_document, (2_000, 4_000, 8_000)),
+                                   ("cue-dense text, no sentences (words)", dense_text, (8_000, 16_000, 32_000))):
+            rows = growth(texts, sizes)
+            steps = ", ".join(f"{size:,}: annotate {a:.2f} s, compare {c:.2f} s" for size, a, c in rows)
+            doubling = rows[-1][2] / rows[-2][2] if rows[-2][2] else float("nan")
+            typer.echo(f"  {name}: {steps}; compare time x{doubling:.1f} for the last doubling (linear: x2)")
 
 
 @app.command("gate-frank")

@@ -8,7 +8,7 @@ times, interleaved, and the best run of each is kept.
 import gc
 import time
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
@@ -158,3 +158,51 @@ def long_document_speed(source: str, memory: str) -> Tuple[float, float]:
     annotated = time.perf_counter()
     gate.compare(source_doc, memory_doc)
     return annotated - started, time.perf_counter() - started
+
+
+def per_call_speed(pairs: Sequence[Tuple[str, str]]) -> Tuple[float, float]:
+    """Pairs per second of ``inspect`` called once per pair (the per-call path), and of annotating the same texts
+    in one ``nlp.pipe`` stream (the floor measured in the same run)."""
+    from .pipeline import default_pipeline, inspect
+
+    inspect(*pairs[0])
+    clear_caches()
+    started = time.perf_counter()
+    for source, memory in pairs:
+        inspect(source, memory)
+    per_call = len(pairs) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for _ in default_pipeline().pipe(text for pair in pairs for text in pair):
+        pass
+    return per_call, len(pairs) / (time.perf_counter() - started)
+
+
+def growth(texts: Callable[[int], Tuple[str, str]], sizes: Sequence[int]) -> List[Tuple[int, float, float]]:
+    """(size, seconds to annotate, seconds to compare) of the (source, memory) pair ``texts(size)`` at each size:
+    doubling the size should double both, never more (alignment and binding are linear)."""
+    nlp = load()
+    gate = nlp.get_pipe("factwash_compare")
+    rows = []
+    for size in sizes:
+        source, memory = texts(size)
+        started = time.perf_counter()
+        source_doc, memory_doc = nlp.pipe([source, memory])
+        annotated = time.perf_counter()
+        gate.compare(source_doc, memory_doc)
+        rows.append((size, annotated - started, time.perf_counter() - annotated))
+    return rows
+
+
+def repetitive_document(sentences: int) -> Tuple[str, str]:
+    """A source of ``sentences`` sentences repeating five cue-laden ones, and a memory of every tenth."""
+    base = ["Someone said {} might not get admin access if the audit fails, as of Monday.",
+            "The cluster has 4,500 nodes and 12 racks.", "Bob reportedly left the team last week.",
+            "If the review passes, the release ships on Friday.", "Carol did not sign the contract."]
+    source = [base[i % 5].format(f"Alice{i}") for i in range(sentences)]
+    return " ".join(source), " ".join(source[::10])
+
+
+def dense_text(words: int) -> Tuple[str, str]:
+    """One sentence-less text of ``words`` cue words, gated against itself."""
+    text = " ".join(["not might said if until"] * (words // 5))
+    return text, text

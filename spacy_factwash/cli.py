@@ -58,6 +58,13 @@ def _write(path: Path, text: str, inputs: Sequence[Path] = ()) -> None:
         _fail(str(err))
 
 
+def _show_table(table: str, readme: Optional[Path], name: str) -> None:
+    """Print a measured table, and write it into the README between its markers when one is given."""
+    typer.echo(table)
+    if readme is not None:
+        _write_readme_table(readme, table, name)
+
+
 def _write_readme_table(readme: Path, table: str, name: str) -> None:
     """Replace the README's block for table ``name`` with ``table``; a clear error when it cannot."""
     from .evaluation.readme import TableMissing, replace_table
@@ -415,9 +422,7 @@ def confirm_fixture(
 
     confirmer = default_confirmer()
     table = markdown_table(score_fixture(fixture, confirmer), confirmer.lexicon.version)
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, AUTHORITY)
+    _show_table(table, readme, AUTHORITY)
 
 
 @app.command("drift")
@@ -678,9 +683,7 @@ def parse_cues(
     if readme is not None and half != "test":
         _fail("only the test half's figures go into the README")
     table = parse_table(*compare_parse(_corpora_root(corpora), half, splits), load_sense().version)
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, PARSE_CUES)
+    _show_table(table, readme, PARSE_CUES)
 
 
 @app.command("readme-table")
@@ -708,9 +711,7 @@ def gate_sets(
     from .pipeline import default_pipeline
 
     table = markdown_table(score_sets(folder, default_pipeline().get_pipe("factwash_compare")))
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, GATE)
+    _show_table(table, readme, GATE)
 
 
 @app.command("model-cost")
@@ -730,9 +731,7 @@ def model_cost(
         table = cost_table(write_sets(sets, _corpora_root(corpora) / "frank" / "raw"), default_pipeline(), model)
     except UnknownPrice as err:
         _fail(str(err))
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, MODEL_COST)
+    _show_table(table, readme, MODEL_COST)
 
 
 @app.command("gate-eval")
@@ -756,9 +755,7 @@ def gate_eval(
     pairs = build_pairs(_corpora_root(corpora), splits, nlp, half=half)
     result = score_pairs(pairs, default_pipeline().get_pipe("factwash_compare"))
     table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version, half)
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, GATE_CORPUS)
+    _show_table(table, readme, GATE_CORPUS)
 
 
 @app.command("scope-eval")
@@ -787,9 +784,7 @@ def scope_eval(
     except (OSError, ValueError) as err:
         _fail(str(err))
     table = markdown_table(result)
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, SCOPE)
+    _show_table(table, readme, SCOPE)
 
 
 @app.command("bench-gate")
@@ -884,9 +879,7 @@ def gate_summedits(
         table = gate_table(measure(_corpora_root(corpora)))
     except FileNotFoundError as err:
         _fail(str(err))
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, SUMMEDITS)
+    _show_table(table, readme, SUMMEDITS)
 
 
 @app.command("claim-gate-eval")
@@ -917,9 +910,7 @@ def claim_gate_eval(
              "corpus": score_pairs(build_pairs(root, splits, evaluation_pipeline()), gate),
              "frank": frank_score(root / "frank" / "raw", gate), "summedits": gate_score(root, gate)}
     table = markdown_table(read_before(before), after)
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, CLAIM_GATE)
+    _show_table(table, readme, CLAIM_GATE)
 
 
 @app.command("strength-eval")
@@ -934,9 +925,7 @@ def strength_eval(
     from .evaluation.strength_eval import markdown_table, measure
 
     table = markdown_table(measure(_corpora_root(corpora), splits, gate_sets))
-    typer.echo(table)
-    if readme is not None:
-        _write_readme_table(readme, table, STRENGTH)
+    _show_table(table, readme, STRENGTH)
 
 
 @app.command("freeze-lexicons")

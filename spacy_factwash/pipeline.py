@@ -2,7 +2,7 @@
 
 No model is downloaded: lemmas come from the lookup table that
 spacy-lookups-data installs, set by ``factwash_lemmas`` (the same lemmas as
-spaCy's lookup lemmatizer, several times faster).
+spaCy's lookup lemmatizer, set as one array per Doc).
 """
 
 from functools import lru_cache

@@ -64,6 +64,8 @@ class ClauseWords:
     after_comma: FrozenSet[int]
     prepositions: FrozenSet[int]
     pro_forms: FrozenSet[int]
+    determiners: FrozenSet[int]
+    quotes: FrozenSet[int]
     function: FrozenSet[int]  # spaCy's stop words but those in content_in_stop_list
     word: Dict[int, str]
     comma: int = get_string_id(",")
@@ -78,7 +80,8 @@ NEGATORS = frozenset(get_string_id(w) for w in ("not", "n't", "never", "no"))
 TWO_WORD_OPENERS = frozenset({("even", "if"), ("even", "though"), ("even", "when"), ("even", "unless"),
                               ("only", "if"), ("only", "when"), ("only", "unless")})
 KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
-        "clause_subjects", "consequence", "auxiliaries", "after_comma", "prepositions", "pro_forms")
+        "clause_subjects", "consequence", "auxiliaries", "after_comma", "prepositions", "pro_forms",
+        "determiners_before_noun_use", "quote_marks")
 
 
 @lru_cache(maxsize=1)
@@ -170,8 +173,9 @@ def _opener(view: TokenView, i: int, end: int, words: ClauseWords, after_comma: 
     """The clause-opening word at token ``i``, or "" when the token does not open a clause."""
     lower = view.lower[i]
     following = view.lower[i + 1] if i + 1 < end else 0
-    if lower in words.contrastive and i > 0 and view.lower[i - 1] in NEGATORS:
-        return ""  # "not yet final": the negation's, not a new clause
+    if i > 0 and (view.lower[i - 1] in words.determiners or (lower in words.contrastive
+                                                             and view.lower[i - 1] in NEGATORS)):
+        return ""  # "a while back", "not yet final": a noun, or the negation's, not a new clause
     if lower in words.contrastive or lower in words.relatives or lower in words.subordinators:
         return words.word[lower]
     if following and words.pair(lower, following):
@@ -417,8 +421,11 @@ class DocClauses:
         clause = clauses[at]
         if clause.kind == CONDITION and cue.label_ == "CONDITIONAL" and cue.start < clause.start + 2:
             return [(s, n) for n in _condition_governs(nearest, at)] + self._continued(s + 1)
+        quoted = self._quoted_after(s, at, cue) if cue.label_ == "ATTRIBUTION" else []
         if clause.kind != FRAME:
-            return [(s, at)] + (self._comment(s) if cue.label_ == "ATTRIBUTION" and self._reports_back(cue) else [])
+            return [(s, at)] + (self._comment(s) if cue.label_ == "ATTRIBUTION" and self._reports_back(cue) else quoted)
+        if quoted:
+            return quoted  # "when she said, “...”": the frame reports the quotation
         if cue.label_ == "NEGATION" and nearest.statement_after[at] is None:
             return []  # a negation in a comment after the claim ("..., but nobody has confirmed it") negates the comment
         if nearest.claim_after[at] is not None or nearest.claim_before[at] is not None:
@@ -432,6 +439,17 @@ class DocClauses:
             return False
         after = end + 1
         return after >= len(view.lower) or view.punct[after] or view.lower[after] in words.prepositions
+
+    def _quoted_after(self, s: int, at: int, cue: Span) -> List[Tuple[int, int]]:
+        """The claims of a quotation a reporting verb ends its clause on ("she said, “I know that ...”"): the
+        clauses from one opening with a quote mark up to the sentence's end."""
+        clauses, view = self.sentences[s], self.view
+        if at + 1 >= len(clauses) or cue.end < clauses[at].end - 1:
+            return []
+        start = clauses[at + 1].start
+        if not any(view.orth[i] in clause_words().quotes for i in range(max(start - 2, 0), start + 1)):
+            return []
+        return [(s, n) for n in range(at + 1, len(clauses)) if clauses[n].kind == CLAIM]
 
     def _continued(self, s: int) -> List[Tuple[int, int]]:
         """The claims of sentence ``s`` that continue a condition of the sentence before by a consequence word

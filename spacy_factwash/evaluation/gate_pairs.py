@@ -2,8 +2,9 @@
 
 Nobody here wrote these pairs. From each test sentence holding a gold cue of
 a class, the *drop* pair removes the gold cue's tokens (the memory should
-raise that class's change); the *control* pair removes as many other words,
-never a gold or resolved cue of any class (the memory should not raise it).
+raise that class's change: ``FOUND_BY``); the *control* pair removes as many
+other words, never a gold or resolved cue of any class (the memory should not
+raise it).
 PolNeAR instead keeps the gold Content alone (drop) or Source, Cue and
 Content in order (control). The score per row: recall on drop pairs, the
 share of control pairs flagged for the class, and precision pooling both.
@@ -22,12 +23,14 @@ from .corpora import read_half
 from .gold import GOLD_KEY, META_KEY, to_doc
 from .scoring import ratio
 
-CHANGE_FOR = {
-    "ATTRIBUTION": "dropped_attribution",
-    "HEDGE": "strengthened_certainty",
-    "NEGATION": "reversed_polarity",
-    "CONDITIONAL": "dropped_condition",
-    "TEMPORAL": "dropped_temporal_scope",
+# the change types that report a drop of the class: removing a condition's "if" leaves the condition stated as a
+# fact, and removing a negation inside a condition reverses the condition (both ``changed_condition``)
+FOUND_BY = {
+    "ATTRIBUTION": {"dropped_attribution"},
+    "HEDGE": {"strengthened_certainty"},
+    "NEGATION": {"reversed_polarity", "changed_condition"},
+    "CONDITIONAL": {"dropped_condition", "changed_condition"},
+    "TEMPORAL": {"dropped_temporal_scope"},
 }
 ROWS = (("bioscope", "HEDGE"), ("szeged", "HEDGE"), ("szeged", "CONDITIONAL"), ("cdsco", "NEGATION"),
         ("polnear", "ATTRIBUTION"), ("tempeval", "TEMPORAL"))
@@ -107,7 +110,7 @@ def score_pairs(pairs: Sequence[GatePair], gate) -> Dict[str, object]:
     counts: Dict[tuple, Counter] = {}
     confusion: Counter = Counter()
     for pair, report in zip(pairs, gate.pipe_pairs((p.source, p.memory) for p in pairs)):
-        found = CHANGE_FOR[pair.label] in {c.type for c in report.changes}
+        found = bool(FOUND_BY[pair.label] & {c.type for c in report.changes})
         row = counts.setdefault((pair.corpus, pair.label), Counter())
         row[pair.kind] += 1
         row[f"{pair.kind}_flagged"] += found
@@ -115,7 +118,8 @@ def score_pairs(pairs: Sequence[GatePair], gate) -> Dict[str, object]:
     rows = []
     for (corpus, label), c in counts.items():
         tp, fp = c["drop_flagged"], c["control_flagged"]
-        rows.append({"corpus": corpus, "label": label, "change": CHANGE_FOR[label], "drop_pairs": c["drop"],
+        rows.append({"corpus": corpus, "label": label, "change": " / ".join(sorted(FOUND_BY[label])),
+                     "drop_pairs": c["drop"],
                      "control_pairs": c["control"], "recall": ratio(tp, c["drop"]),
                      "control_flagged": ratio(fp, c["control"]), "precision": ratio(tp, tp + fp)})
     return {"rows": rows, "confusion": dict(sorted(confusion.items()))}

@@ -16,12 +16,14 @@ follow), so "Alice left without delay" -> "Alice left" drops a detail, not
 the claim.
 """
 
-from typing import FrozenSet, List, Sequence, Tuple
+from collections import Counter
+from typing import List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
 from ..claims import Claim
 from ..report import Change, Cue
+from ..words import Word
 from .base import Pair, quoted
 
 Marker = Tuple[Span, Cue]
@@ -32,16 +34,39 @@ def _in_hedge(cue: Span, claim: Claim) -> bool:
     return any(h.start <= cue.start and cue.end <= h.end for h in claim.cues("HEDGE"))
 
 
-def markers(pair: Pair, claim: Claim, side: str, other: FrozenSet[int]) -> List[Marker]:
-    """The negations of a claim that bear on the other claim (``other``: its content keys)."""
-    found: List[Marker] = []
+CORRELATIVE = frozenset({"nor", "neither"})  # "not X nor Y": one negation for each conjunct, not two for one
+
+
+def negation_marks(claim: Claim) -> List[Tuple[Span, Optional[Word]]]:
+    """The negations of a claim: negation cues (a "not" inside a hedge is the hedge's; a "nor" after another
+    negation is its correlative), and negative words (with their gate word)."""
+    found: List[Tuple[Span, Optional[Word]]] = []
     for cue in claim.cues("NEGATION"):
-        if not _in_hedge(cue, claim):
-            found.append((cue, pair.cue_evidence([cue], side)[0]))
+        correlative = cue.text.lower() in CORRELATIVE and any(other.start < cue.start for other, _ in found)
+        if not _in_hedge(cue, claim) and not correlative:
+            found.append((cue, None))
     for word in claim.words_of("NEGATIVE"):
         if not any(cue.start <= word.span.start < cue.end for cue in claim.cues("NEGATION")):
-            found.append((word.span, pair.word_evidence([word], side)[0]))
-    return [(span, evidence) for span, evidence in found if claim.bears_on(span, other)]
+            found.append((word.span, word))
+    return found
+
+
+def markers(pair: Pair, claim: Claim, side: str) -> List[Marker]:
+    """A claim's negations with their evidence (the cue's or the gate word's entry and version)."""
+    return [(span, pair.cue_evidence([span], side)[0] if word is None else pair.word_evidence([word], side)[0])
+            for span, word in negation_marks(claim)]
+
+
+def _unmatched(mine: Sequence[Marker], theirs: Sequence[Marker]) -> List[Marker]:
+    """The markers of one side that the other side does not repeat (the same lexicon entry, one for one)."""
+    left = Counter(evidence.entry for _, evidence in theirs)
+    kept = []
+    for marker in mine:
+        if left[marker[1].entry]:
+            left[marker[1].entry] -= 1
+        else:
+            kept.append(marker)
+    return kept
 
 
 def antonym_flips(pair: Pair) -> List[Tuple[Cue, Cue]]:
@@ -70,8 +95,12 @@ def check_polarity(pair: Pair) -> List[Change]:
                                if any(w.span.start_char == a.start_char for a, _ in flips))
     swapped_memory = frozenset(key(w.span[0]) for w in pair.memory.words_of("ANTONYM")
                                if any(w.span.start_char == b.start_char for _, b in flips))
-    source_markers = markers(pair, pair.source, "source", pair.memory.keys | swapped_source)
-    memory_markers = markers(pair, pair.memory, "memory", pair.source.keys | swapped_memory)
+    source_all, memory_all = markers(pair, pair.source, "source"), markers(pair, pair.memory, "memory")
+    # a negation both claims keep cancels out; one only a side has counts when what it negates is in the other
+    source_markers = [m for m in _unmatched(source_all, memory_all)
+                      if pair.source.bears_on(m[0], pair.memory.keys | swapped_source)]
+    memory_markers = [m for m in _unmatched(memory_all, source_all)
+                      if pair.memory.bears_on(m[0], pair.source.keys | swapped_memory)]
     if (len(source_markers) - len(memory_markers) - len(flips)) % 2 == 0:
         return []
     evidence = [cue for _, cue in source_markers] + [cue for _, cue in memory_markers]
@@ -89,5 +118,5 @@ def _message(source: Sequence[Marker], memory: Sequence[Marker], flips: Sequence
 
 
 def negations(claim: Claim) -> int:
-    """How many negation cues are bound to a claim (outside hedges), for checks that compare conditions."""
-    return sum(1 for cue in claim.cues("NEGATION") if not _in_hedge(cue, claim)) + len(claim.words_of("NEGATIVE"))
+    """How many negations a claim holds, for checks that compare conditions."""
+    return len(negation_marks(claim))

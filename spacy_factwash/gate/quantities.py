@@ -19,7 +19,7 @@ import json
 import re
 import warnings
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
@@ -81,12 +81,43 @@ class Quantity:
         return self.entity != DIMENSIONLESS
 
 
+# quantulum3 functions that return a set of operator or range words, which it joins into regex alternations
+ORDERED_WORDS = ("multiplication_operators", "division_operators", "operators", "ranges", "uncertainties")
+
+
+def _in_fixed_order(words):
+    """``words`` longest first, then alphabetically: one alternation order whatever the hash seed."""
+    @wraps(words)
+    def ordered(lang: str = "en_US") -> List[str]:
+        return sorted(words(lang), key=lambda word: (-len(word), word))
+
+    return ordered
+
+
+def _by_name(choose):
+    """quantulum3's unit chooser, given the candidates by name: it keeps the first of equally good ones."""
+    @wraps(choose)
+    def by_name(candidates, text: str, lang: str = "en_US"):
+        return choose(sorted(candidates, key=lambda candidate: candidate.name), text, lang)
+
+    return by_name
+
+
 @lru_cache(maxsize=1)
 def _parser():
-    """quantulum3's parser, imported once (its optional classifier is not needed)."""
+    """quantulum3's parser, imported once (its optional classifier is not needed), read the same way in every
+    process. quantulum3 builds its regexes from Python sets and breaks ties between units by set order, so what it
+    reads ("0.5 /mL" with or without its unit) changed with the string hash seed (quantulum3 issue #230); its set
+    words are put in a fixed order and its cached regexes rebuilt from them."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Classifier dependencies not installed")
-        from quantulum3 import parser
+        from quantulum3 import load, no_classifier, parser, regex
+    for name in ORDERED_WORDS:
+        if not hasattr(getattr(regex, name), "__wrapped__"):
+            setattr(regex, name, _in_fixed_order(getattr(regex, name)))
+    if not hasattr(no_classifier.disambiguate_no_classifier, "__wrapped__"):
+        no_classifier.disambiguate_no_classifier = _by_name(no_classifier.disambiguate_no_classifier)
+    load._CACHE_DICT.clear()  # regexes built before this point were built in hash order
     return parser
 
 

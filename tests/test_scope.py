@@ -290,7 +290,7 @@ def test_readme_scope_table_is_the_measured_table(measured_scope_table):
 def test_scope_guard_names_a_perturbed_figure(measured_scope_table):
     row = next(line for line in measured_scope_table.splitlines() if line.startswith("| CD-SCO | negation | gold |"))
     cells = row.split("|")
-    cells[10] = " 0.99 "  # narrowed PCS
+    cells[12] = " 0.99 "  # narrowed PCS
     readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"),
                            measured_scope_table.replace(row, "|".join(cells)), SCOPE)
     drift = table_drift(extract_table(readme, SCOPE), measured_scope_table)

@@ -5,7 +5,8 @@ each linked to its cue by ``kb_id`` (``cue:START-END``), as
 ``clauses.scope_spans`` does for ``doc.spans["factwash_scopes"]``; from them,
 ``scope_of(cue)`` is the set of token indices linked to the cue (and of its
 class: two cues of one span share the link). The resolvers scored
-(``RESOLVERS``): ``clause``, the whole clauses each cue is bound to (what
+(``RESOLVERS``): ``sentence``, the cue's whole sentence (the baseline: what a
+cue reached before the claim level), ``clause``, the whole clauses each cue is bound to (what
 ``cue._.factwash_scope`` gives by default), and ``narrowed``, those clauses
 narrowed by ``cues/scope.py`` in the style of the corpus's convention (what
 ``scope_style`` gives). Two settings:
@@ -74,7 +75,16 @@ VIEWS = (
 CLASS_NAMES = {"NEGATION": "negation", "HEDGE": "speculation"}
 CEILING = "ceiling"
 STYLE_OF = {"bioscope": "bioscope", "cdsco": "cdsco"}  # the scope style that follows each corpus's convention
+
+
+def sentence_scope_spans(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span]) -> List[Span]:
+    """What a cue reached before the claim level: its whole sentence (the sentence-level gate of dfa0e77 let any
+    cue of a sentence qualify all of it), the baseline the clause and narrowed scopes are read against."""
+    return [Span(doc, cue.sent.start, cue.sent.end, label=cue.label_, kb_id=source_link(cue)) for cue in cues]
+
+
 RESOLVERS: Dict[str, ResolverFor] = {
+    "sentence": lambda corpus: sentence_scope_spans,
     "clause": lambda corpus: scope_spans,
     "narrowed": lambda corpus: partial(narrowed_scope_spans, style=STYLE_OF[corpus]),
 }
@@ -314,24 +324,27 @@ def evaluate(root: Path, half: str, split_dir: Path, parser: Optional[str] = Non
 
 
 def markdown_table(result: Dict[str, object]) -> str:
-    """The scope table: per corpus, class and setting, the clause scope and the narrowed scope."""
+    """The scope table: per corpus, class and setting, the sentence (before the claim level), the clause scope
+    and the narrowed scope."""
     parse = "with the dependency parser given" if result["parsed"] else "without a dependency parse"
     lines = [
         f"Scope resolution on the **{result['half']}** halves, lexicon {result['lexicon_version']}, {parse}: "
         "scope-token precision, recall and F1, and PCS (the share of gold scopes matched exactly); "
-        "punctuation left out as in *SEM 2012. `clause`: the clauses each cue is bound to "
+        "punctuation left out as in *SEM 2012. `sentence`: the cue's whole sentence, what a cue reached before the "
+        "claim level; `clause`: the clauses each cue is bound to "
         "(`cue._.factwash_scope`); `narrowed`: `scope_style` set to the corpus's convention; `ceiling`: "
         "the best PCS any narrowing of the bound clauses could reach.",
         "",
-        "| corpus | class | cues | gold scopes | clause F1 | clause PCS | narrowed P | narrowed R | narrowed F1 | "
-        "narrowed PCS | ceiling PCS |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| corpus | class | cues | gold scopes | sentence F1 | sentence PCS | clause F1 | clause PCS | narrowed P | "
+        "narrowed R | narrowed F1 | narrowed PCS | ceiling PCS |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in result["rows"]:
-        clause, narrowed = row["clause"], row["narrowed"]
+        sentence, clause, narrowed = row["sentence"], row["clause"], row["narrowed"]
         ceiling = f"{row[CEILING]['pcs']:.2f}" if row["setting"] == GOLD else "-"
         lines.append(
             f"| {row['view']} | {CLASS_NAMES[row['label']]} | {row['setting'].split()[0]} | "
-            f"{narrowed['gold_scopes']} | {clause['f1']:.2f} | {clause['pcs']:.2f} | {narrowed['p']:.2f} | "
+            f"{narrowed['gold_scopes']} | {sentence['f1']:.2f} | {sentence['pcs']:.2f} | "
+            f"{clause['f1']:.2f} | {clause['pcs']:.2f} | {narrowed['p']:.2f} | "
             f"{narrowed['r']:.2f} | {narrowed['f1']:.2f} | {narrowed['pcs']:.2f} | {ceiling} |")
     return "\n".join(lines) + "\n"

@@ -802,8 +802,8 @@ def bench_gate(
     from .evaluation.evaluate import evaluation_pipeline
     from .evaluation.gate_pairs import build_pairs
     from .evaluation.gate_sets import written_pairs
-    from .speed import (dense_text, gate_speed, growth, long_document_speed, per_call_speed, repetitive_document,
-                        stream_memory)
+    from .evaluation.work import dense_text, repetitive_document
+    from .speed import gate_speed, growth, long_document_speed, per_call_speed, stream_memory
 
     written = written_pairs(sets)
     # speed only: the dev half has enough distinct PolNeAR pairs that no text repeats (no cache helps)
@@ -891,8 +891,8 @@ def claim_gate_eval(
                                 help="The recorded measurement of the gate before the claim level."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
-    """Before and after the claim-level gate: the written sets, the corpus pairs (test halves), FRANK test and
-    SummEdits, the old gate's figures beside this gate's."""
+    """Before and after the claim-level gate: the written sets, the corpus pairs (test halves), FRANK test,
+    SummEdits and the growth of the work of comparing, the old gate's figures beside this gate's."""
     from .evaluation.claim_gate import markdown_table, read_before
     from .evaluation.evaluate import evaluation_pipeline
     from .evaluation.frank import score as frank_score
@@ -900,6 +900,7 @@ def claim_gate_eval(
     from .evaluation.gate_sets import score_sets
     from .evaluation.readme import CLAIM_GATE
     from .evaluation.summedits import gate_score
+    from .evaluation.work import work_growth
     from .pipeline import default_pipeline
 
     root, gate = _corpora_root(corpora), default_pipeline().get_pipe("factwash_compare")
@@ -908,7 +909,8 @@ def claim_gate_eval(
     after = {"lexicon_version": gate.nlp.get_pipe("factwash_cues").lexicon_version,
              "sets": score_sets(sets, gate)["sets"],
              "corpus": score_pairs(build_pairs(root, splits, evaluation_pipeline()), gate),
-             "frank": frank_score(root / "frank" / "raw", gate), "summedits": gate_score(root, gate)}
+             "frank": frank_score(root / "frank" / "raw", gate), "summedits": gate_score(root, gate),
+             "work": work_growth()}
     table = markdown_table(read_before(before), after)
     _show_table(table, readme, CLAIM_GATE)
 

@@ -191,18 +191,3 @@ def growth(texts: Callable[[int], Tuple[str, str]], sizes: Sequence[int]) -> Lis
         gate.compare(source_doc, memory_doc)
         rows.append((size, annotated - started, time.perf_counter() - annotated))
     return rows
-
-
-def repetitive_document(sentences: int) -> Tuple[str, str]:
-    """A source of ``sentences`` sentences repeating five cue-laden ones, and a memory of every tenth."""
-    base = ["Someone said {} might not get admin access if the audit fails, as of Monday.",
-            "The cluster has 4,500 nodes and 12 racks.", "Bob reportedly left the team last week.",
-            "If the review passes, the release ships on Friday.", "Carol did not sign the contract."]
-    source = [base[i % 5].format(f"Alice{i}") for i in range(sentences)]
-    return " ".join(source), " ".join(source[::10])
-
-
-def dense_text(words: int) -> Tuple[str, str]:
-    """One sentence-less text of ``words`` cue words, gated against itself."""
-    text = " ".join(["not might said if until"] * (words // 5))
-    return text, text

@@ -89,6 +89,14 @@ def gate_sets_result():
     return score_sets(ROOT / "training" / "gate_sets", spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
 
 
+@pytest.fixture(scope="session")
+def work_growth_result():
+    """The gate's calls as its texts double (evaluation/work.py), counted in fresh interpreters."""
+    from spacy_factwash.evaluation.work import work_growth
+
+    return work_growth()
+
+
 def cues_of(doc, label=None):
     """(label, text, entry id) of every resolved cue, optionally of one class."""
     return [(s.label_, s.text, s.id_) for s in doc.spans["factwash_cues"] if label is None or s.label_ == label]

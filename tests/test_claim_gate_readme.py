@@ -10,10 +10,10 @@ from conftest import ROOT, perturbed_drift, readme_drift
 
 
 @pytest.fixture(scope="module")
-def measured(gate_sets_result, gate_corpus_result, frank_result, summedits_result):
+def measured(gate_sets_result, gate_corpus_result, frank_result, summedits_result, work_growth_result):
     after = {"lexicon_version": default_pipeline().get_pipe("factwash_cues").lexicon_version,
              "sets": gate_sets_result["sets"], "corpus": gate_corpus_result, "frank": frank_result,
-             "summedits": summedits_result["default"]}
+             "summedits": summedits_result["default"], "work": work_growth_result}
     return markdown_table(read_before(ROOT / BEFORE), after)
 
 
@@ -29,4 +29,4 @@ def test_readme_before_after_is_the_measurement(measured):
 
 def test_before_after_guard_names_a_perturbed_figure(measured):
     drift = perturbed_drift(CLAIM_GATE, measured, "| CD-SCO |", 3, "0.99 → 0.01")
-    assert len(drift) == 1 and drift[0].startswith("CD-SCO / reversed_polarity / recall (before → after)")
+    assert len(drift) == 1 and drift[0].startswith("CD-SCO / changed_condition / reversed_polarity / recall (before → after)")

@@ -179,31 +179,8 @@ def test_reordering_the_source_never_changes_the_verdict_of_an_exact_copy(order,
 # -- linear cost: counted in function calls, not seconds (a timed test would be noise on a shared machine) -------
 
 
-def _calls(source: str, memory: str) -> int:
-    import sys
-
-    nlp = default_pipeline()
-    source_doc, memory_doc = nlp.pipe([source, memory])
-    count = 0
-
-    def profile(frame, event, arg):
-        nonlocal count
-        count += event == "call"
-
-    sys.setprofile(profile)
-    try:
-        GATE.compare(source_doc, memory_doc)
-    finally:
-        sys.setprofile(None)
-    return count
-
-
-@pytest.mark.parametrize("texts, size", [("repetitive_document", 300), ("dense_text", 1500)])
-def test_comparing_is_linear_in_the_length_of_the_texts(texts, size):
+@pytest.mark.parametrize("texts", ["repetitive_document", "dense_text"])
+def test_comparing_is_linear_in_the_length_of_the_texts(work_growth_result, texts):
     """Past the point where each memory claim has its full set of candidate source claims (``align.CANDIDATES``),
-    doubling both texts doubles the work."""
-    from spacy_factwash import speed
-
-    make = getattr(speed, texts)
-    small, large = _calls(*make(size)), _calls(*make(2 * size))
-    assert large < 2.3 * small, (small, large)
+    doubling both texts doubles the work (the sentence-level gate's grew 3.5x on the repetitive source)."""
+    assert work_growth_result[texts]["growth"] < 2.3, work_growth_result[texts]

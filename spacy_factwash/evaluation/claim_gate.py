@@ -4,7 +4,8 @@
 the gate at commit dfa0e77, made by ``training/claim_gate/measure_before.py``
 with that commit's package installed; "after" is measured here, on the same
 data: the written pair sets (by verdict), the corpus drop/control pairs of the
-test halves, FRANK's test split, and SummEdits (development data).
+test halves, FRANK's test split, SummEdits (development data), and how the
+work of comparing grows as the texts double (``work.py``, in Python calls).
 """
 
 import json
@@ -14,6 +15,7 @@ from typing import Dict
 from ..gate.report import CHANGE_TYPES
 from .gate_pairs import NAMES
 from .summedits import LABELS
+from .work import NAMES as WORK_NAMES
 
 BEFORE = Path("training") / "claim_gate" / "before.json"
 
@@ -84,7 +86,8 @@ def summedits_table(before: Dict[str, object], after: Dict[str, object]) -> list
     for change_type in CHANGE_TYPES:
         cells = []
         for name in LABELS.values():
-            was = before["summedits"]["types"][name].get(change_type)
+            was = (before["summedits"]["types"][name].get(change_type, 0)
+                   if change_type in before["change_types"] else None)
             now = after["summedits"]["types"][name].get(change_type, 0)
             old_edits = before["summedits"]["verdicts"][name]["edits"]
             new_edits = after["summedits"]["verdicts"][name]["edits"]
@@ -93,11 +96,21 @@ def summedits_table(before: Dict[str, object], after: Dict[str, object]) -> list
     return lines
 
 
+def work_table(before: Dict[str, object], after: Dict[str, object]) -> list:
+    lines = ["| texts doubled | size | calls comparing (before → after) | growth when doubled (before → after) |",
+             "|---|---:|---:|---:|"]
+    for texts, now in after["work"].items():
+        was = before["work"][texts]
+        lines.append(f"| {WORK_NAMES[texts]} | {now['size']:,} → {2 * now['size']:,} | "
+                     f"{was['calls']:,} → {now['calls']:,} | {_pair(was['growth'], now['growth'])} |")
+    return lines
+
+
 def markdown_table(before: Dict[str, object], after: Dict[str, object]) -> str:
     """The README block: before (the sentence-level gate, commit ``before['commit']``) and after, side by side."""
     lines = [f"Before: the sentence-level gate of commit {before['commit']} (lexicon {before['lexicon_version']}), "
              f"recorded in `{BEFORE.as_posix()}`; after: this gate (lexicon {after['lexicon_version']}). "
              "A dash: the type did not exist before.", ""]
-    for part in (sets_table, corpus_table, frank_table, summedits_table):
+    for part in (sets_table, corpus_table, frank_table, summedits_table, work_table):
         lines += part(before, after) + [""]
     return "\n".join(lines)

@@ -9,10 +9,13 @@ Run it with that commit's package installed, so that every figure is the old cod
 
 It writes what the README's before/after section reads as "before": the old gate on today's written pair sets (by
 verdict: a change type the old gate did not have cannot be scored by type), on the corpus drop/control pairs of the
-test halves, on FRANK's test split, and on SummEdits. It imports only the old package's public names and
-evaluation modules; nothing here is imported by the package.
+test halves, on FRANK's test split, and on SummEdits, with the change types the old gate could report, and the
+calls its comparing makes as the texts double (counted by today's ``spacy_factwash/evaluation/work.py``, loaded by
+path: it imports nothing of the package but its public names). Otherwise it imports only the old package's public
+names and evaluation modules; nothing here is imported by the package.
 """
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -23,6 +26,7 @@ from pathlib import Path
 import spacy_factwash
 from spacy_factwash.evaluation import frank, gate_pairs
 from spacy_factwash.evaluation.evaluate import evaluation_pipeline
+from spacy_factwash.gate.report import CHANGE_TYPES
 
 DOMAINS = ("news", "ectsum", "scitldr", "sales_email")
 LABELS = {1: "consistent", 0: "inconsistent"}
@@ -58,6 +62,15 @@ def summedits(root: Path, gate) -> dict:
     return {"verdicts": {k: dict(v) for k, v in verdicts.items()}, "types": {k: dict(v) for k, v in types.items()}}
 
 
+def work_growth() -> dict:
+    """Today's call count (``evaluation/work.py`` of this checkout) run on the installed, old, package."""
+    path = Path(__file__).resolve().parents[2] / "spacy_factwash" / "evaluation" / "work.py"
+    spec = importlib.util.spec_from_file_location("factwash_work", path)
+    work = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(work)
+    return work.work_growth(sys.executable)
+
+
 def main(sets_folder: str, out: str) -> None:
     root = Path(os.environ["FACTWASH_CORPORA"])
     gate = spacy_factwash.default_pipeline().get_pipe("factwash_compare")
@@ -67,11 +80,13 @@ def main(sets_folder: str, out: str) -> None:
                             capture_output=True, text=True).stdout.strip()
     result = {
         "commit": commit or "dfa0e77",
+        "change_types": list(CHANGE_TYPES),
         "lexicon_version": gate.nlp.get_pipe("factwash_cues").lexicon_version,
         "sets": gate_sets(Path(sets_folder), gate),
         "corpus": gate_pairs.score_pairs(pairs, gate),
         "frank": frank.score(root / "frank" / "raw", gate, "test"),
         "summedits": summedits(root, gate),
+        "work": work_growth(),
     }
     Path(out).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n", encoding="utf8")
     print(f"wrote {out}")

@@ -41,4 +41,4 @@ def test_gate_corpus_guard_names_a_perturbed_figure(measured_table):
     readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"),
                            measured_table.replace(row, "|".join(cells)), GATE_CORPUS)
     drift = table_drift(extract_table(readme, GATE_CORPUS), measured_table)
-    assert len(drift) == 1 and drift[0].startswith("CD-SCO / reversed_polarity / recall: README says 0.01")
+    assert len(drift) == 1 and drift[0].startswith("CD-SCO / changed_condition / reversed_polarity / recall: README says 0.01")

@@ -57,3 +57,15 @@ def test_every_measured_table_is_on_its_page(name):
 
 def test_no_measured_table_is_left_in_the_readme():
     assert "<!-- factwash:" not in README
+
+
+def test_every_command_is_listed_on_the_command_line_page():
+    from spacy_factwash.cli import app
+
+    listed = set()
+    for row in (ROOT / "docs" / "cli.md").read_text(encoding="utf8").splitlines():
+        if row.startswith("| `"):
+            listed |= set(re.findall(r"`([a-z][a-z-]*)", row.split(" | ", 1)[0]))
+    commands = {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands}
+    commands |= {group.name for group in app.registered_groups}
+    assert commands <= listed, f"commands docs/cli.md does not list: {sorted(commands - listed)}"

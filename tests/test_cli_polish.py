@@ -90,16 +90,21 @@ def on_a_terminal(*args, cwd=None):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command", ["gate", "report", "annotate"])
+@pytest.mark.parametrize("command", ["gate", "report", "annotate", "bench"])
 def test_long_commands_draw_progress_bars_with_a_total_and_time_left(tmp_path, command):
     pairs = pairs_file(tmp_path, "pass", "rewrite", "reject")
-    out = ["--html", tmp_path / "r.html"] if command == "report" else [tmp_path / "out.jsonl"]
-    if command == "annotate":
-        pairs = tmp_path / "texts.txt"
-        pairs.write_text("Alice might come.\n\nBob said so.\n", encoding="utf8")
-    status, stderr = on_a_terminal(command, pairs, *out)
+    args = {"gate": [pairs, tmp_path / "out.jsonl"], "report": [pairs, "--html", tmp_path / "r.html"]}
+    (tmp_path / "texts.txt").write_text("Alice might come.\n\nBob said so.\n\n\n", encoding="utf8")
+    args["annotate"] = [tmp_path / "texts.txt", tmp_path / "out.jsonl"]
+    (tmp_path / "stimuli.jsonl").write_text(json.dumps({"stimulus_set": "s", "id": "1", "source": PAIRS["rewrite"][0]})
+                                            + "\n", encoding="utf8")
+    (tmp_path / "writes.jsonl").write_text("".join(json.dumps({"stimulus_id": "1", "memory": m}) + "\n"
+                                                   for m in ("Alice was promoted.",) * 3), encoding="utf8")
+    args["bench"] = [tmp_path / "stimuli.jsonl", tmp_path / "writes.jsonl"]
+    status, stderr = on_a_terminal(command, *args[command])
     assert status == 0, stderr
-    assert re.search(rf"{command}: 100%\|.*\| 3/3 \[\d\d:\d\d<\d\d:\d\d", stderr), stderr
+    desc = "bench writes" if command == "bench" else command
+    assert re.search(rf"{desc}: 100%\|.*\| 3/3 \[\d\d:\d\d<\d\d:\d\d", stderr), stderr
 
 
 @pytest.mark.slow

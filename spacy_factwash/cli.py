@@ -1271,7 +1271,13 @@ def review_approve(
 
 def main() -> None:
     """Entry point of ``python -m spacy_factwash`` and the ``spacy-factwash`` script."""
-    app(prog_name="python -m spacy_factwash")
+    from .gate.language import LanguageModelMissing
+
+    try:
+        app(prog_name="python -m spacy_factwash")
+    except LanguageModelMissing as err:
+        typer.echo(f"error: {err}", err=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

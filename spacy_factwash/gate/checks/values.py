@@ -109,10 +109,10 @@ def _read_quantities(claims: DocClaims, sentence: Span) -> List[Quantity]:
     reading = claims.reading
     if reading.shadow is None:
         return list(quantities(sentence))
-    found = []
+    found, text, offset = [], sentence.text, sentence.start_char  # the sentence's text, not the Doc's joined anew
     for q in quantities(reading.span(sentence)):
         start, end = reading.original(q.start_char, q.end_char)
-        found.append(replace(q, start_char=start, end_char=end, surface=sentence.doc.text[start:end]))
+        found.append(replace(q, start_char=start, end_char=end, surface=text[start - offset:end - offset]))
     return found
 
 

@@ -393,10 +393,13 @@ def gate(
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
+    total = _line_count(input_path)  # a resumed run gates only the lines its output does not hold yet
+    if resume and total is not None and output_path.is_file():
+        total = max(0, total - (_line_count(output_path) or 0))
     try:
         summary = gate_file(input_path, output_path, default_pipeline(), resume=resume, skip_bad_lines=skip_bad_lines,
                             batch_size=batch_size, n_process=n_process, review=review,
-                            progress=lambda items: _progress(items, "gate", " pairs", _line_count(input_path)))
+                            progress=lambda items: _progress(items, "gate", " pairs", total))
     except (OutputError, ResumeMismatch) as err:
         _fail(str(err))
     except OSError as err:

@@ -108,6 +108,18 @@ def test_long_commands_draw_progress_bars_with_a_total_and_time_left(tmp_path, c
 
 
 @pytest.mark.slow
+def test_a_resumed_gate_counts_only_the_lines_left(tmp_path):
+    pairs = pairs_file(tmp_path, "pass", "rewrite", "reject", "pass")
+    out = tmp_path / "out.jsonl"
+    first = CliRunner().invoke(app, ["gate", str(pairs), str(out)])
+    assert first.exit_code == 0, first.output
+    out.write_text("".join(out.read_text().splitlines(keepends=True)[:1]))  # a run stopped after one report
+    status, stderr = on_a_terminal("gate", pairs, out, "--resume")
+    assert status == 0 and re.search(r"gate: 100%\|.*\| 3/3 \[", stderr), stderr
+    assert len(out.read_text().splitlines()) == 4
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("command,expected", [("gate-sets", "Gate on the pair sets in"),
                                               ("confirm-fixture", "Authority confirmer on")])
 def test_developer_commands_work_from_any_folder(tmp_path, command, expected):

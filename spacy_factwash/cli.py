@@ -993,7 +993,7 @@ def claim_gate_eval(
     splits: Path = SPLITS_OPTION,
     sets: Path = _repository_option("training/gate_sets", "--sets", help="The folder with the written pair sets."),
     before: Path = _repository_option("training/claim_gate/before.json", "--before",
-                                help="The recorded measurement of the gate before the claim level."),
+                                      help="The recorded measurement of the gate before the claim level."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Before and after the claim-level gate: the written sets, the corpus pairs (test halves), FRANK test,
@@ -1142,7 +1142,7 @@ def parser_measure(
     repeat: int = typer.Option(3, min=1, help="Timed passes per pipeline, interleaved; the best is kept."),
     readme: Optional[Path] = README_OPTION,
     published: Path = _repository_option("training/parser/published.json", "--published",
-                                   help="The published EWT figures the README table compares with."),
+                                         help="The published EWT figures the README table compares with."),
 ) -> None:
     """POS, features, UAS and LAS on EWT dev and test (gold words), size on disk, speed against the floor."""
     from .evaluation.parser_build import figures_table, measure, published_figures

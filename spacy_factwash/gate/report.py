@@ -97,8 +97,9 @@ class Report:
         digest = f", {self.lexicon_digest[:19]}" if self.lexicon_digest else ""
         lines = [f"verdict: {self.verdict}  (lexicon {self.lexicon_version}{digest})"]
         for finding in self.not_english:
-            lines.append(f"  the {finding.side} is not English (reads as '{finding.language}', probability "
-                         f"{finding.score:.2f}): nothing was checked")
+            verbs = ("are", "read") if " and " in finding.side else ("is", "reads")
+            lines.append(f"  the {finding.side} {verbs[0]} not English ({verbs[1]} as '{finding.language}', "
+                         f"probability {finding.score:.2f}): nothing was checked")
         if self.empty_memory:
             lines.append("  the memory is empty: nothing could be checked")
         for change in self.changes:

@@ -249,8 +249,9 @@ def pair_section(anchor: str, label: str, source: Doc, memory: Doc, report: Repo
     said = []
     if report.empty_memory:
         said.append("empty memory: there is nothing in it to check")
-    said += [f"not English: the {f.side} read{'' if ' and ' in f.side else 's'} as '{f.language}' (probability "
-             f"{f.score:.2f}); nothing was checked" for f in report.not_english]
+    said += [f"not English: the {f.side}{'' if f.sentence is None else f' sentence “{f.sentence.text}”'} "
+             f"read{'' if ' and ' in f.side else 's'} as '{f.language}' (probability {f.score:.2f}); nothing was "
+             "checked" for f in report.not_english]
     blocks = change_blocks(report.changes, sentences["source"], sentences["memory"], cues)
     blocks += [f'<div class="change"><div class="what"><b>uncheckable</b>: this memory sentence aligns to no source '
                f'claim</div><div class="sides">{_side("memory", sentences["memory"].show(u, cues["memory"]))}'

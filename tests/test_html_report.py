@@ -225,10 +225,13 @@ def test_report_of_1000_pairs_size_and_time(tmp_path, capsys):
 def test_a_pair_not_in_english_is_said_in_words_and_filterable(tmp_path):
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text(json.dumps({"id": "de", "source": "Jemand sagte, Alice sei heute Morgen befördert worden.",
-                                 "memory": "Alice wurde befördert."}) + "\n", encoding="utf8")
+                                 "memory": "Alice wurde befördert."}) + "\n"
+                     + json.dumps({"id": "mixed", "source": "Alice was promoted. Bob was hired.",
+                                   "memory": "Alice was promoted. Bob wurde eingestellt."}) + "\n", encoding="utf8")
     result = CliRunner().invoke(app, ["report", str(pairs), "--html", str(tmp_path / "r.html")])
     assert result.exit_code == 0, result.output
     page = (tmp_path / "r.html").read_text(encoding="utf8")
     assert 'data-verdict="uncheckable" data-kinds="not_english"' in page
     assert "not English: the source reads as &#x27;de&#x27;" in page and "nothing was checked" in page
     assert 'data-filter="kind" value="not_english"' in page
+    assert "not English: the memory sentence “Bob wurde eingestellt.” reads as &#x27;de&#x27;" in page

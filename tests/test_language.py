@@ -73,6 +73,21 @@ def test_a_short_rewrite_in_another_language_is_never_passed(nlp):
         assert report.verdict != "pass", pair
 
 
+def test_one_memory_sentence_in_another_language_is_enough(nlp):
+    """'Bob wurde eingestellt' aligns to 'Bob was hired' through 'Bob' and holds no English cue: without reading
+    the memory's sentences one by one, this pair passed."""
+    memory = "Alice was promoted. Bob wurde eingestellt."
+    report = compare(nlp, "Alice was promoted. Bob was hired.", memory)
+    assert report.verdict == "uncheckable"
+    [finding] = report.not_english
+    assert (finding.side, finding.language) == ("memory", "de")
+    assert memory[finding.sentence.start_char:finding.sentence.end_char] == finding.sentence.text == \
+        "Bob wurde eingestellt."
+    assert "the memory's sentence [20:42] 'Bob wurde eingestellt.' is not English" in str(report)
+    off = gate_with(nlp, check_language=False)
+    assert compare(off, "Alice was promoted. Bob was hired.", memory).verdict == "pass"
+
+
 def test_short_sides_are_read_together(nlp):
     report = compare(nlp, "Bob sagte, vielleicht.", "Bob kommt nicht zur Sitzung.")
     assert report.verdict == "uncheckable"

@@ -1,10 +1,12 @@
 """How often the gate's language check misreads English: UD English EWT's sentences (web text: e-mails, reviews,
-forum posts, full of names, addresses and fragments) gated as pairs, counted where the check declares them."""
+forum posts, full of names, addresses and fragments) gated as pairs, counted where the check declares them (each
+memory is one sentence, so it is also read as a sentence)."""
 
 from pathlib import Path
 from typing import Dict, List
 
 from ..gate.language import not_english
+from ..gate.report import Excerpt
 from .ud_ewt import ewt_root, raw_texts, rebuild
 
 
@@ -19,6 +21,7 @@ def measure(corpora: Path, min_score: float = 0.6, max_english_share: float = 0.
             min_words: int = 4) -> Dict[str, object]:
     """Pairs, how many the check declares not English, their share, and the first few declared."""
     pairs = english_pairs(corpora)
-    declared = [pair for pair in pairs if not_english(pair, min_score, max_english_share, min_words)]
+    declared = [pair for pair in pairs if not_english(pair, min_score, max_english_share, min_words,
+                                                      [Excerpt(pair[1][1], 0, len(pair[1][1]))])]
     return {"pairs": len(pairs), "declared": len(declared), "share": len(declared) / len(pairs),
             "examples": [pair[1][1] for pair in declared[:10]]}

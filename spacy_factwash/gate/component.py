@@ -140,8 +140,9 @@ class CompareComponent:
         the check off (``check_language = false``)."""
         if not self.check_language:
             return []
+        sentences = [excerpt(sentence) for sentence in memory.sents] if memory.has_annotation("SENT_START") else []
         return not_english([("source", source.text), ("memory", memory.text)], self.min_language_score,
-                           self.max_english_share, self.min_language_words)
+                           self.max_english_share, self.min_language_words, sentences)
 
     def _not_checked(self, source: Doc, memory: Doc) -> List[str]:
         """What no check covered: always ``broadened`` and ``weakened``; the checks the config disabled; claim

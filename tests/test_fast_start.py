@@ -87,7 +87,8 @@ def readers(kept_cache):
 
 NUMBERS = st.one_of(st.integers(0, 10**7).map(str), st.integers(0, 10**7).map("{:,}".format),
                     st.floats(0, 10**4, allow_nan=False).map("{:.2f}".format),
-                    st.sampled_from(["one", "three", "twelve", "a dozen", "half a million", "1.2 million", "a quarter"]))
+                    st.sampled_from(["one", "three", "twelve", "a dozen", "half a million", "1.2 million",
+                                     "a quarter"]))
 UNITS = st.sampled_from(["", "km", "kilometres", "miles", "feet", "inches", "GB", "megabytes", "MiB", "%", "percent",
                          "percentage points", "dollars", "euros", "USD", "°C", "degrees Fahrenheit", "hours",
                          "minutes", "ms", "mg/mL", "IU/mL", "hectares", "square metres", "km per hour", "kWh",
@@ -154,8 +155,10 @@ def test_a_kept_program_gives_the_pattern_re_compiles(tmp_path):
     assert again.fullmatch("UNIT1999S").group("g1999") == "S"
 
 
-@pytest.mark.parametrize("damage", [b"", b"{}\n", b'{"flags": 98, "groups": 0, "groupindex": {}, "indexgroup": [null]}\n'
-                                    + b"\xff" * 64, b"garbage"])
+INVALID_PROGRAM = b'{"flags": 98, "groups": 0, "groupindex": {}, "indexgroup": [null]}\n' + b"\xff" * 64
+
+
+@pytest.mark.parametrize("damage", [b"", b"{}\n", INVALID_PROGRAM, b"garbage"])
 def test_a_damaged_program_is_compiled_again_never_trusted(tmp_path, damage):
     path = program_path(tmp_path, LONG, re.IGNORECASE)
     path.write_bytes(damage)

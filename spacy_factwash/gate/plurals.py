@@ -13,16 +13,19 @@ import sys
 import types
 from contextlib import contextmanager
 from functools import lru_cache
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Dict, Iterator, Optional
 
 from .cache_files import keep
 
-def table_path(folder: Path) -> Path:
+def table_path(folder: Path) -> Optional[Path]:
     """The plural table of the installed quantulum3 and inflect in ``folder``: a new version of either is a new
-    table."""
-    return folder / f"plurals-quantulum3-{version('quantulum3')}-inflect-{version('inflect')}.json"
+    table; None when either's version cannot be read (an install without package metadata gets no table)."""
+    try:
+        return folder / f"plurals-quantulum3-{version('quantulum3')}-inflect-{version('inflect')}.json"
+    except PackageNotFoundError:
+        return None
 
 
 @lru_cache(maxsize=1)

@@ -19,6 +19,7 @@ from typing import Dict, Iterator, Optional
 
 from .cache_files import keep
 
+
 def table_path(folder: Path) -> Optional[Path]:
     """The plural table of the installed quantulum3 and inflect in ``folder``: a new version of either is a new
     table; None when either's version cannot be read (an install without package metadata gets no table)."""

@@ -901,20 +901,25 @@ def bench_gate(
     stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Pairs in the memory-flatness stream."),
     long_sentences: int = typer.Option(5_000, "--long-sentences", min=0,
                                        help="Source sentences of the long-document pair (its memory takes every 10th)."),
+    growth_from: int = typer.Option(2_000, "--growth-from", min=1,
+                                    help="Sentences of the first repetitive source in the growth rows, doubled twice "
+                                         "(the cue-dense text has four times as many words)."),
 ) -> None:
     """Pairs per second of the gate (single process and n_process=2), peak memory, memory over a long stream,
     and one long document against the time to annotate it."""
     from .evaluation.evaluate import evaluation_pipeline
-    from .evaluation.gate_pairs import build_pairs
+    from itertools import islice
+
+    from .evaluation.gate_pairs import iter_pairs
     from .evaluation.gate_sets import written_pairs
     from .evaluation.work import dense_text, repetitive_document
     from .speed import gate_speed, growth, long_document_speed, per_call_speed, stream_memory
 
     written = written_pairs(sets)
     # speed only: the dev half has enough distinct PolNeAR pairs that no text repeats (no cache helps)
-    polnear = [(p.source, p.memory) for p in build_pairs(_corpora_root(corpora), splits, evaluation_pipeline(),
-                                                          rows=[("polnear", "ATTRIBUTION")], half="dev")]
-    polnear = polnear[:polnear_pairs]
+    polnear = [(p.source, p.memory) for p in islice(iter_pairs(_corpora_root(corpora), splits, evaluation_pipeline(),
+                                                               rows=[("polnear", "ATTRIBUTION")], half="dev"),
+                                                    polnear_pairs)]
     has_number = lambda pair: any(ch.isdigit() for ch in pair[0] + pair[1])  # noqa: E731
     named = {
         "written sets": written,
@@ -937,12 +942,26 @@ def bench_gate(
         floor, total = long_document_speed(" ".join(sources), " ".join(sources[::10]))
         typer.echo(f"  long document: {len(sources):,} source sentences, {len(sources[::10]):,} memory sentences: "
                    f"annotated in {floor:.2f} s, annotated and gated in {total:.2f} s ({total / floor:.1f}x the floor)")
-        for name, texts, sizes in (("repetitive source (sentences)", repetitive_document, (2_000, 4_000, 8_000)),
-                                   ("cue-dense text, no sentences (words)", dense_text, (8_000, 16_000, 32_000))):
+        for name, texts, first in (("repetitive source (sentences)", repetitive_document, growth_from),
+                                   ("cue-dense text, no sentences (words)", dense_text, 4 * growth_from)):
+            sizes = (first, 2 * first, 4 * first)
             rows = growth(texts, sizes)
             steps = ", ".join(f"{size:,}: annotate {a:.2f} s, compare {c:.2f} s" for size, a, c in rows)
             doubling = rows[-1][2] / rows[-2][2] if rows[-2][2] else float("nan")
             typer.echo(f"  {name}: {steps}; compare time x{doubling:.1f} for the last doubling (linear: x2)")
+
+
+@app.command("bench-start")
+def bench_start(
+    runs: int = typer.Option(5, "--runs", min=1, help="Fresh interpreters per command (the median is kept)."),
+    first_ever: bool = typer.Option(True, "--first-ever/--no-first-ever",
+                                    help="Also time a check in an empty cache folder (a machine's first use)."),
+) -> None:
+    """Cold start of a one-shot check in fresh interpreters, against `python -c "import spacy"` timed in the same
+    run: median wall and processor seconds, and their ratios to that floor."""
+    from .start_speed import cold_start, markdown_rows
+
+    typer.echo(markdown_rows(cold_start(runs, first_ever), runs))
 
 
 @app.command("gate-frank")

@@ -1,0 +1,37 @@
+"""Connecting to a Dask cluster: a local one on 127.0.0.1, or a running scheduler by address."""
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from . import ScaleError
+
+LOCAL = "local"
+
+
+def distributed():
+    """The ``distributed`` module, or a ScaleError saying which extra to install."""
+    try:
+        import distributed as module
+    except ImportError as err:
+        raise ScaleError("running on Dask needs the dask extra: pip install 'spacy-factwash[dask]'") from err
+    return module
+
+
+@contextmanager
+def client_for(scheduler: str, n_workers: int = 2) -> Iterator["distributed.Client"]:
+    """A client of ``scheduler``: ``"local"`` starts ``n_workers`` worker processes (one thread each) bound to
+    127.0.0.1 for the block; anything else is the address of a running scheduler (``tcp://host:8786``)."""
+    dask = distributed()
+    if scheduler == LOCAL:
+        if n_workers < 1:
+            raise ScaleError(f"a local cluster needs at least 1 worker, got {n_workers}")
+        with dask.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address=None) as cluster, dask.Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = dask.Client(scheduler, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as err:
+        raise ScaleError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from err
+    with client:
+        yield client

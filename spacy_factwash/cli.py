@@ -834,8 +834,8 @@ def bench_gate(
     long_sentences: int = typer.Option(5_000, "--long-sentences", min=0,
                                        help="Source sentences of the long-document pair (its memory takes every 10th)."),
 ) -> None:
-    """Pairs per second of the gate (single process and n_process=2), peak memory, memory over a long stream,
-    and one long document against the time to annotate it."""
+    """Pairs per second of the gate in one process, peak memory, memory over a long stream, and one long document
+    against the time to annotate it (processes and Dask workers: bench-scale)."""
     from .evaluation.evaluate import evaluation_pipeline
     from .evaluation.gate_pairs import build_pairs
     from .evaluation.gate_sets import written_pairs
@@ -854,7 +854,7 @@ def bench_gate(
         "PolNeAR pairs, no digits": [p for p in polnear if not has_number(p)],
         "PolNeAR pairs with digits": [p for p in polnear if has_number(p)],
     }
-    for result in gate_speed(named):
+    for result in gate_speed(named, n_processes=(1,)):
         typer.echo(f"  {result.name:<28} {result.pairs:>6} pairs  n_process={result.n_process}  "
                    f"{result.pairs_per_second:>7,.0f} pairs/s   peak RSS {result.peak_rss_mb:,.0f} MB")
     if stream_pairs:

@@ -154,3 +154,16 @@ def test_a_stream_of_new_words_leaves_the_string_store_as_it_was(tmp_path):
     lines.write_text("\n".join(f"Reportedly, the frombit{i} might fail." for i in range(300)) + "\n")
     annotate_file(lines, tmp_path / "out.jsonl", max_length=10_000, batch_size=50)
     assert [len(r["cues"]) for r in read_jsonl(tmp_path / "out.jsonl")] == [2] * 300
+
+
+def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batch_keeps_failing(scheduler):
+    from spacy_factwash.scale import ScaleError
+    from spacy_factwash.scale.stream import annotate_stream
+    from spacy_factwash.stream import InputLine, annotate_records
+
+    lines = [InputLine(n, text) for n, text in enumerate(TEXTS, start=1)]
+    streamed = list(annotate_stream(spacy_factwash.load, lines, batch_size=3, n_workers=2, scheduler=scheduler))
+    assert streamed == list(annotate_records(spacy_factwash.load(), lines))
+    marked = lines + [InputLine(13, MARK)]
+    with pytest.raises(ScaleError, match="failed on a Dask worker 3 times, so the run stopped: RuntimeError: the test"):
+        list(annotate_stream(failing_build, marked, batch_size=3, n_workers=2, scheduler=scheduler))

@@ -84,8 +84,9 @@ def gate_rates(pairs: Sequence[Tuple[str, str]], n_workers: int = 2, batch_size:
 
 
 def worker_start(n_workers: int = 2) -> Tuple[float, float]:
-    """Seconds to start a local cluster of ``n_workers`` processes, and then to build and warm the default
-    pipeline on each of them: the fixed cost of a Dask run, paid once per run (per cluster, when it is kept)."""
+    """Seconds to start a local cluster of ``n_workers`` processes, and then to build the default pipeline on
+    each of them: the fixed cost of a Dask run, paid once per run (per cluster, when it is kept). A worker's
+    first gated number loads quantulum3's data on top of this."""
     from .worker import with_pipeline
 
     started = time.perf_counter()

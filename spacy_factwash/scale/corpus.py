@@ -63,7 +63,7 @@ class CorpusRun:
 
     def problems(self) -> List[str]:
         """One line for each partition that failed or stopped."""
-        lines = [f"{e['input']} lines {e['first_line']}-{e['last_line']}: failed after {e['attempts']} attempt(s): "
+        lines = [f"{e['path']} lines {e['first_line']}-{e['last_line']}: failed after {e['attempts']} attempt(s): "
                  f"{e['errors'][-1]}" for e in self.failed]
         return lines + [e["stop"] for e in self.stopped]
 
@@ -102,7 +102,7 @@ def within(lines: Iterable, partition: Partition) -> Iterator:
 def _entry(partition: Partition, files: Dict[str, str], records: int, bad: int, stop: Optional[str],
            **counts) -> Dict:
     """A partition's manifest entry once its files are written."""
-    return {**asdict(partition), "input": partition.path, "status": "stopped" if stop else "ok", "files": files,
+    return {**asdict(partition), "status": "stopped" if stop else "ok", "files": files,
             "records": records, "bad_lines": bad, "stop": stop, **counts}
 
 
@@ -133,7 +133,7 @@ def gate_partition(nlp: Language, partition: Partition, out_dir: Path, batch_siz
 
 def _failed(partition: Partition) -> Dict:
     """The manifest entry of a partition whose every attempt failed: nothing of it is in the output."""
-    return {**asdict(partition), "input": partition.path, "status": "failed", "files": {}, "records": 0,
+    return {**asdict(partition), "status": "failed", "files": {}, "records": 0,
             "bad_lines": 0, "stop": None}
 
 

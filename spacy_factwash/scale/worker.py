@@ -18,9 +18,6 @@ from spacy.language import Language
 from ..stream import InputLine, annotate_batch
 
 
-WARM_PAIR = ("Revenue was 1.2 million dollars on Monday, Alice said.", "Revenue was 1.2 million euros.")
-
-
 class PipelinePlugin(WorkerPlugin):
     """Builds a pipeline on every worker it is registered on, once."""
 
@@ -37,11 +34,7 @@ class PipelinePlugin(WorkerPlugin):
         self.__init__(state["name"], state["build"])
 
     def setup(self, worker) -> None:
-        """Build the pipeline and warm it: a gate's first pair with a number loads quantulum3's data, which would
-        otherwise slow the worker's first batch by seconds."""
         self.nlp = self.build()
-        if "factwash_compare" in self.nlp.pipe_names:
-            self.nlp.get_pipe("factwash_compare")._gate_batch([(WARM_PAIR, None)])
 
 
 def _has_plugin(name: str, dask_worker=None) -> bool:

@@ -5,6 +5,8 @@ import json
 from functools import partial
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
@@ -167,3 +169,15 @@ def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batc
     marked = lines + [InputLine(13, MARK)]
     with pytest.raises(ScaleError, match="failed on a Dask worker 3 times, so the run stopped: RuntimeError: the test"):
         list(annotate_stream(failing_build, marked, batch_size=3, n_workers=2, scheduler=scheduler))
+
+
+@given(st.lists(st.text(alphabet="abc .", min_size=1, max_size=12), min_size=1, max_size=5),
+       st.integers(min_value=1, max_value=300))
+@settings(max_examples=40, deadline=None)
+def test_the_memory_benchmark_stream_has_distinct_pairs_each_with_words_of_its_own(sentences, total):
+    from spacy_factwash.scale.bench import distinct_pairs
+
+    pairs = list(distinct_pairs(sentences, total))
+    assert len(pairs) == total and len(set(pairs)) == total
+    codes = [source.split(":")[0] for source, _ in pairs]
+    assert len(set(codes)) == total and all(memory.startswith(code + ":") for code, (_, memory) in zip(codes, pairs))

@@ -897,13 +897,14 @@ def bench_scale(
     pair_sample = list(distinct_pairs(sentences, pairs))
     typer.echo(f"{texts:,} sentences ({min(texts, len(sentences)):,} distinct, BioScope), {pairs:,} distinct pairs, "
                f"{workers} processes")
-    up, built = worker_start(workers)
+    up, built, resident = worker_start(workers)
     typer.echo(f"  Dask start: {up:.1f} s for {workers} worker processes, then {built:.1f} s to build the pipeline "
-               "on each (in parallel); included in the Dask rows below")
+               f"on each (in parallel), {resident:,.0f} MB resident per worker; in the Dask rows' whole-run figures")
     for what, rates in (("sentences", annotation_rates(sample, workers)), ("pairs", gate_rates(pair_sample, workers))):
         for rate in rates:
             typer.echo(f"  {what:<9} {rate.name:<30} {rate.per_second:>8,.0f} {what}/s  {rate.seconds:>6.1f} s  "
-                       f"ratio to 1 process {rate.ratio:.2f}")
+                       f"ratio to 1 process {rate.ratio:.2f};  after the first batch {rate.steady_per_second:>8,.0f}"
+                       f" {what}/s, ratio {rate.steady_ratio:.2f}")
     if stream_pairs:
         readings = stream_memory(distinct_pairs(sentences, stream_pairs), 10_000)
         typer.echo("  resident memory, distinct pairs: " + ", ".join(f"{n:,}: {mb:,.0f} MB" for n, mb in readings))

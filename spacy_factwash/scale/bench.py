@@ -17,25 +17,41 @@ from .stream import annotate_stream
 
 @dataclass(frozen=True)
 class Rate:
-    """Items per second of one way of running, and its ratio to one process."""
+    """Items per second of one way of running, over the whole run and after its first batch came back (the
+    steady rate: without starting workers, building their pipelines and warming them), each as a ratio to one
+    process."""
 
     name: str
     items: int
     seconds: float
     ratio: float
+    steady_per_second: float
+    steady_ratio: float
 
     @property
     def per_second(self) -> float:
         return self.items / self.seconds
 
 
-def _seconds(run: Callable[[], Iterator]) -> float:
-    """Wall time to drain ``run()``, quantulum3's cache emptied first."""
+def _timings(run: Callable[[], Iterator], first_batch: int) -> Tuple[int, float, float]:
+    """Drain ``run()`` (quantulum3's cache emptied first): items, wall seconds, and items per second after the
+    first ``first_batch`` items."""
     clear_caches()
-    started = time.perf_counter()
-    for _ in run():
-        pass
-    return time.perf_counter() - started
+    count, started, steady_from = 0, time.perf_counter(), None
+    for count, _ in enumerate(run(), start=1):
+        if count == first_batch:
+            steady_from = time.perf_counter()
+    ended = time.perf_counter()
+    steady = (count - first_batch) / (ended - steady_from) if steady_from and ended > steady_from else float("nan")
+    return count, ended - started, steady
+
+
+def _rates(runs: Sequence[Tuple[str, Callable[[], Iterator]]], first_batch: int) -> List[Rate]:
+    """Time each run; ratios to the first (one process)."""
+    timed = [(name, *_timings(run, first_batch)) for name, run in runs]
+    _, _, one_seconds, one_steady = timed[0]
+    return [Rate(name, items, seconds, one_seconds / seconds, steady, steady / one_steady)
+            for name, items, seconds, steady in timed]
 
 
 def _lines(texts: Sequence[str]) -> List[InputLine]:
@@ -62,12 +78,12 @@ def annotation_rates(texts: Sequence[str], n_workers: int = 2, batch_size: int =
     """Sentences per second: one process (memory zone per batch), spaCy ``n_process``, a local Dask cluster."""
     nlp = load()
     list(annotate_records(nlp, _lines(texts[:200])))
-    one = _seconds(lambda: annotate_records(nlp, _lines(texts), batch_size=batch_size))
-    runs = [("1 process", one),
-            (f"spaCy n_process={n_workers}", _seconds(lambda: _spacy_n_process(texts, n_workers, batch_size))),
-            (f"Dask LocalCluster, {n_workers} workers", _seconds(lambda: annotate_stream(
-                load, _lines(texts), batch_size=batch_size, n_workers=n_workers)))]
-    return [Rate(name, len(texts), seconds, one / seconds) for name, seconds in runs]
+    return _rates([
+        ("1 process", lambda: annotate_records(nlp, _lines(texts), batch_size=batch_size)),
+        (f"spaCy n_process={n_workers}", lambda: _spacy_n_process(texts, n_workers, batch_size)),
+        (f"Dask LocalCluster, {n_workers} workers",
+         lambda: annotate_stream(load, _lines(texts), batch_size=batch_size, n_workers=n_workers)),
+    ], batch_size)
 
 
 def gate_rates(pairs: Sequence[Tuple[str, str]], n_workers: int = 2, batch_size: int = 256) -> List[Rate]:
@@ -75,18 +91,18 @@ def gate_rates(pairs: Sequence[Tuple[str, str]], n_workers: int = 2, batch_size:
     (``pipe_pairs(n_process=...)``)."""
     gate = load().get_pipe("factwash_compare")
     list(gate.pipe_pairs(pairs[:50]))
-    one = _seconds(lambda: gate.pipe_pairs(pairs, batch_size=batch_size))
-    runs = [("1 process", one),
-            (f"spaCy n_process={n_workers}", _seconds(lambda: _pairs_spacy_n_process(pairs, n_workers, batch_size))),
-            (f"Dask LocalCluster, {n_workers} workers",
-             _seconds(lambda: gate.pipe_pairs(pairs, batch_size=batch_size, n_process=n_workers)))]
-    return [Rate(name, len(pairs), seconds, one / seconds) for name, seconds in runs]
+    return _rates([
+        ("1 process", lambda: gate.pipe_pairs(pairs, batch_size=batch_size)),
+        (f"spaCy n_process={n_workers}", lambda: _pairs_spacy_n_process(pairs, n_workers, batch_size)),
+        (f"Dask LocalCluster, {n_workers} workers",
+         lambda: gate.pipe_pairs(pairs, batch_size=batch_size, n_process=n_workers)),
+    ], batch_size)
 
 
-def worker_start(n_workers: int = 2) -> Tuple[float, float]:
-    """Seconds to start a local cluster of ``n_workers`` processes, and then to build the default pipeline on
-    each of them: the fixed cost of a Dask run, paid once per run (per cluster, when it is kept). A worker's
-    first gated number loads quantulum3's data on top of this."""
+def worker_start(n_workers: int = 2) -> Tuple[float, float, float]:
+    """Seconds to start a local cluster of ``n_workers`` processes, seconds to then build the default pipeline on
+    each of them (the fixed cost of a Dask run, paid once per run, or once per cluster when it is kept), and the
+    resident MB of one worker holding it. A worker's first gated number loads quantulum3's data on top."""
     from .worker import with_pipeline
 
     started = time.perf_counter()
@@ -94,7 +110,8 @@ def worker_start(n_workers: int = 2) -> Tuple[float, float]:
         up = time.perf_counter()
         with_pipeline(client, partial(load))
         built = time.perf_counter()
-    return up - started, built - up
+        resident = max(client.run(current_rss_mb).values())
+    return up - started, built - up, resident
 
 
 def distinct_pairs(sentences: Sequence[str], total: int) -> Iterator[Tuple[str, str]]:

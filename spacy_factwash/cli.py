@@ -884,10 +884,11 @@ def bench_scale(
     pairs: int = typer.Option(10_000, "--pairs", min=1, help="Pairs to gate."),
     stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Distinct pairs in the memory stream."),
     workers: int = typer.Option(2, "--workers", min=2, help="Processes for spaCy n_process and Dask workers."),
+    repeat: int = typer.Option(1, "--repeat", min=1, help="Timed runs of each way, interleaved; the best is kept."),
 ) -> None:
     """Sentences/s and pairs/s in one process, with spaCy's n_process and on a local Dask cluster (ratios to one
-    process, measured in this run), the cost of starting Dask workers, and resident memory over a stream of
-    distinct pairs (every 10,000; growth after the first reading)."""
+    process, measured in this run; with --repeat, the best of interleaved runs), the cost of starting Dask workers,
+    and resident memory over a stream of distinct pairs (every 10,000; growth after the first reading)."""
     from .evaluation.bioscope import read_sentences
     from .scale.bench import annotation_rates, distinct_pairs, gate_rates, stream_memory, worker_start
 
@@ -900,7 +901,8 @@ def bench_scale(
     up, built, resident = worker_start(workers)
     typer.echo(f"  Dask start: {up:.1f} s for {workers} worker processes, then {built:.1f} s to build the pipeline "
                f"on each (in parallel), {resident:,.0f} MB resident per worker; in the Dask rows' whole-run figures")
-    for what, rates in (("sentences", annotation_rates(sample, workers)), ("pairs", gate_rates(pair_sample, workers))):
+    for what, rates in (("sentences", annotation_rates(sample, workers, repeat=repeat)),
+                        ("pairs", gate_rates(pair_sample, workers, repeat=repeat))):
         for rate in rates:
             typer.echo(f"  {what:<9} {rate.name:<30} {rate.per_second:>8,.0f} {what}/s  {rate.seconds:>6.1f} s  "
                        f"ratio to 1 process {rate.ratio:.2f};  after the first batch {rate.steady_per_second:>8,.0f}"

@@ -6,6 +6,20 @@ from typing import Iterator
 from . import ScaleError
 
 LOCAL = "local"
+START_METHOD = "distributed.worker.multiprocessing-method"
+START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
+
+
+def local_start_method() -> str:
+    """How local workers start: forked on Linux, so that a worker begins with the modules and data this process
+    already loaded (bench-scale measured 0.2 s + 0.8 s to start 2 workers and build their pipelines, and the
+    gate 1.47x one process over 2,000 pairs, against 0.57x when spawned, which re-imports spaCy and reloads
+    quantulum3 in every worker); spawned elsewhere, Dask's default. The environment variable Dask reads,
+    DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD, overrides it."""
+    import os
+    import sys
+
+    return os.environ.get(START_METHOD_ENV) or ("fork" if sys.platform.startswith("linux") else "spawn")
 
 
 def distributed():
@@ -25,8 +39,11 @@ def client_for(scheduler: str, n_workers: int = 2) -> Iterator["distributed.Clie
     if scheduler == LOCAL:
         if n_workers < 1:
             raise ScaleError(f"a local cluster needs at least 1 worker, got {n_workers}")
-        with dask.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None) as cluster, dask.Client(cluster) as client:
+        from dask import config
+
+        with config.set({START_METHOD: local_start_method()}), \
+                dask.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, dask.Client(cluster) as client:
             yield client
         return
     try:

@@ -163,14 +163,13 @@ def run_partitions(client, task: Callable, parts: Sequence[Partition], retries: 
 
 
 def _output_folder(out_dir: Path, inputs: Sequence[Path]) -> Path:
-    """The output folder, made if missing; a ScaleError when it is a file or an input."""
+    """The output folder, checked (a ScaleError when it is a file or an input), not made yet."""
     if out_dir.exists() and not out_dir.is_dir():
         raise ScaleError(f"{out_dir}: is a file; with a cluster the output is a folder (nothing was written)")
     if any(Path(os.path.realpath(p)) == Path(os.path.realpath(out_dir)) for p in inputs):
         raise ScaleError(f"{out_dir}: is an input; nothing was written")
     if not out_dir.parent.is_dir():
         raise ScaleError(f"{out_dir}: the folder {out_dir.parent} does not exist; nothing was written")
-    out_dir.mkdir(exist_ok=True)
     return out_dir
 
 
@@ -188,6 +187,7 @@ def run_corpus(kind: str, inputs: Sequence[Path], out_dir: Path, build: Callable
     out_dir = _output_folder(Path(out_dir), inputs).resolve()
     parts = partitions(inputs, lines_per_partition)
     with client_for(scheduler, n_workers) as client:
+        out_dir.mkdir(exist_ok=True)  # once the cluster answered: a run that cannot start leaves nothing behind
         task = partial(partition_task, with_pipeline(client, build), kind, out_dir=str(out_dir), batch_size=batch_size,
                        skip_bad_lines=skip_bad_lines)
         entries = run_partitions(client, task, parts, retries)

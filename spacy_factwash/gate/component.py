@@ -20,6 +20,7 @@ from spacy.tokens import Doc
 from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
 from ..cues.normalise import reading
 from ..strength.claim import STRENGTH_KEY
+from ..stream import batches
 from .align import Alignment, align
 from .checks import CHECKS, Pair
 from .checks.base import excerpt
@@ -159,70 +160,34 @@ class CompareComponent:
 
     def pipe_pairs(self, pairs: Iterable, *, batch_size: int = 256, n_process: int = 1,
                    as_tuples: bool = False) -> Iterator:
-        """Gate (source, memory) text pairs in batches, in order; with ``n_process`` > 1, in worker processes.
+        """Gate (source, memory) text pairs in batches, in order; with ``n_process`` > 1, on a local Dask cluster.
 
-        Workers annotate *and* compare their batches (comparing is most of the
-        work), each with its own copy of this pipeline; results come back in
-        input order. With ``as_tuples``, items are ((source, memory), context)
-        and results (report, context). (Named ``pipe_pairs`` because spaCy
-        calls a component's ``pipe`` with its Doc stream.)
+        Each batch is annotated and compared inside ``nlp.memory_zone()`` and
+        leaves it as plain reports, so a long stream of new words keeps memory
+        flat. With ``n_process`` > 1 (the ``dask`` extra), ``n_process``
+        worker processes each build this pipeline once and annotate *and*
+        compare whole batches (comparing is most of the work); results come
+        back in input order (``spacy_factwash.scale``). With ``as_tuples``,
+        items are ((source, memory), context) and results (report, context).
+        (Named ``pipe_pairs`` because spaCy calls a component's ``pipe`` with
+        its Doc stream.)
         """
         items = (item if as_tuples else (item, None) for item in pairs)
         if n_process > 1:
-            results = _parallel(self, _batches(items, batch_size), n_process)
+            from ..scale.stream import gate_stream
+
+            results = gate_stream(self.nlp, items, batch_size=batch_size, n_workers=n_process, name=self.name)
         else:
-            results = (result for batch in _batches(items, batch_size) for result in self._gate_batch(batch))
+            results = (result for batch in batches(items, batch_size) for result in self._gate_batch(batch))
         for report, context in results:
             yield (report, context) if as_tuples else report
 
     def _gate_batch(self, batch: List[Tuple[Tuple[str, str], object]]) -> List[Tuple[Report, object]]:
-        """Annotate one batch of pairs and compare each."""
+        """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it."""
         texts = [text for (source, memory), _ in batch for text in (source, memory)]
-        docs = list(self.nlp.pipe(texts, batch_size=len(texts)))
-        return [(self.compare(docs[2 * i], docs[2 * i + 1]), context) for i, (_, context) in enumerate(batch)]
-
-
-def _batches(items: Iterable, size: int) -> Iterator[List]:
-    """Consecutive lists of ``size`` items (the last may be shorter)."""
-    batch: List = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
-
-
-_WORKER_GATE: Optional["CompareComponent"] = None
-
-
-def _start_worker(gate: "CompareComponent") -> None:
-    global _WORKER_GATE
-    _WORKER_GATE = gate
-
-
-def _work(batch: List) -> List[Tuple[Report, object]]:
-    return _WORKER_GATE._gate_batch(batch)
-
-
-def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int) -> Iterator[Tuple[Report, object]]:
-    """Gate batches in ``n_process`` worker processes, each started with a copy of the gate; in order.
-
-    At most two batches per worker are in flight, so a long stream is read as
-    it is gated and memory stays flat.
-    """
-    import multiprocessing
-    from collections import deque
-
-    with multiprocessing.get_context().Pool(n_process, initializer=_start_worker, initargs=(gate,)) as pool:
-        pending: deque = deque()
-        for batch in batches:
-            pending.append(pool.apply_async(_work, (batch,)))
-            if len(pending) >= 2 * n_process:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+        with self.nlp.memory_zone():
+            docs = list(self.nlp.pipe(texts, batch_size=len(texts) or 1))
+            return [(self.compare(docs[2 * i], docs[2 * i + 1]), context) for i, (_, context) in enumerate(batch)]
 
 
 def evidential_entries(nlp: Language) -> FrozenSet[str]:

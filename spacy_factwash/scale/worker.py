@@ -1,0 +1,81 @@
+"""What runs on a Dask worker: the pipeline, built once per worker, and the work done with it.
+
+``PipelinePlugin`` travels to each worker once (when it is registered, or
+when a worker joins later) and builds the pipeline there; tasks find it by
+the plugin's name. A worker with several threads runs one task at a time on
+its pipeline (a lock), since a memory zone belongs to the whole pipeline.
+"""
+
+import hashlib
+import threading
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
+
+import cloudpickle
+from distributed import WorkerPlugin, get_worker
+from spacy.language import Language
+
+from ..stream import InputLine, annotate_batch
+
+
+class PipelinePlugin(WorkerPlugin):
+    """Builds a pipeline on every worker it is registered on, once."""
+
+    def __init__(self, name: str, build: Callable[[], Language]) -> None:
+        self.name = name
+        self.build = build
+        self.nlp = None
+        self.lock = threading.Lock()
+
+    def __getstate__(self) -> dict:
+        return {"name": self.name, "build": self.build}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["name"], state["build"])
+
+    def setup(self, worker) -> None:
+        self.nlp = self.build()
+
+
+def _has_plugin(name: str, dask_worker=None) -> bool:
+    return name in dask_worker.plugins
+
+
+def with_pipeline(client, build: Callable[[], Language]) -> str:
+    """Register the plugin building ``build()`` on every worker of the cluster that lacks it (and on workers that
+    join later); its name, which tasks pass to find the pipeline. The name is the digest of ``build``, pickled,
+    so a long-lived cluster running again with the same pipeline keeps the pipelines its workers built."""
+    name = "spacy-factwash-" + hashlib.sha256(cloudpickle.dumps(build)).hexdigest()[:16]
+    if not all(client.run(_has_plugin, name).values()) or not client.scheduler_info()["workers"]:
+        client.register_plugin(PipelinePlugin(name, build))
+    return name
+
+
+def worker_plugin(name: str) -> PipelinePlugin:
+    """The pipeline plugin ``name`` of the worker this task runs on."""
+    return get_worker().plugins[name]
+
+
+def annotate_task(plugin_name: str, batch: List[InputLine]) -> List[Tuple[InputLine, Dict]]:
+    """Annotate one batch of lines on this worker's pipeline: records (None for a bad line), in order."""
+    plugin = worker_plugin(plugin_name)
+    with plugin.lock:
+        return annotate_batch(plugin.nlp, batch)
+
+
+def gate_task(plugin_name: str, batch: List, component: str = "factwash_compare") -> List[Tuple[object, object]]:
+    """Gate one batch of ((source, memory), context) items on this worker's pipeline: (report, context), in order."""
+    plugin = worker_plugin(plugin_name)
+    with plugin.lock:
+        return plugin.nlp.get_pipe(component)._gate_batch(batch)
+
+
+def partition_task(plugin_name: str, kind: str, partition, out_dir: str, batch_size: int,
+                   skip_bad_lines: bool) -> Dict:
+    """Annotate or gate one partition on this worker's pipeline and write its files; its manifest entry."""
+    from .corpus import ANNOTATE, annotate_partition, gate_partition
+
+    plugin = worker_plugin(plugin_name)
+    run = annotate_partition if kind == ANNOTATE else gate_partition
+    with plugin.lock:
+        return run(plugin.nlp, partition, Path(out_dir), batch_size, skip_bad_lines)

@@ -1,0 +1,183 @@
+"""Corpora on Dask (spacy_factwash/scale), on one LocalCluster of two worker processes bound to 127.0.0.1; and
+the memory zone that keeps a long stream's memory flat."""
+
+import json
+from functools import partial
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spacy.tokens import DocBin
+from typer.testing import CliRunner
+
+import spacy_factwash
+from spacy_factwash.cli import app
+from spacy_factwash.gating import gate_file
+from spacy_factwash.stream import annotate_file
+
+from scale_pipelines import MARK, failing_build, logged_build
+
+distributed = pytest.importorskip("distributed")
+from spacy_factwash.scale import annotate_corpus, gate_corpus  # noqa: E402
+from spacy_factwash.scale.corpus import records  # noqa: E402
+
+TEXTS = ["Alice might come to the meeting.", "", "Bob said the build broke on Monday.", "Revenue rose 12% in 2023.",
+         "If it rains, the match is off.", "Carol never replied.", "   ", "Reportedly, the plant closed.",
+         "Dave will probably win.", "The team has 4,500 nodes.", "Eve denied that she left.",
+         "Sales fell after March."]
+PAIRS = [("Someone said Alice was promoted.", "Alice was promoted."),
+         ("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes."),
+         ("Alice leads the team.", "Alice leads the team."),
+         ("If it rains, the match is off.", "The match is off."),
+         ("Bob may leave in May.", "Bob will leave."),
+         ("Sales rose 3% last year, the report said.", "Sales rose 3%.")] * 2
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of a two-worker LocalCluster (processes, one thread each) on 127.0.0.1, shared by the module."""
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def read_jsonl(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf8").splitlines()]
+
+
+@pytest.fixture
+def texts_file(tmp_path):
+    path = tmp_path / "texts.txt"
+    path.write_text("\n".join(TEXTS) + "\n", encoding="utf8")
+    return path
+
+
+@pytest.fixture
+def pairs_file(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "source": s, "memory": m}) + "\n" for i, (s, m) in enumerate(PAIRS)),
+                    encoding="utf8")
+    return path
+
+
+def test_annotating_on_the_cluster_writes_what_one_process_writes(scheduler, texts_file, tmp_path):
+    annotate_file(texts_file, tmp_path / "one.jsonl", max_length=10_000)
+    run = annotate_corpus([texts_file], tmp_path / "parts", scheduler=scheduler, lines_per_partition=5, batch_size=2)
+    assert [e["status"] for e in run.partitions] == ["ok", "ok", "ok"] and not run.problems()
+    assert [(e["first_line"], e["last_line"]) for e in run.partitions] == [(1, 5), (6, 10), (11, 12)]
+    one = read_jsonl(tmp_path / "one.jsonl")
+    assert list(records(run.manifest)) == one
+    nlp = spacy_factwash.load()
+    docs = [doc for entry in run.partitions
+            for doc in DocBin().from_disk(tmp_path / "parts" / entry["files"]["docbin"]).get_docs(nlp.vocab)]
+    assert [doc.text for doc in docs] == TEXTS
+    assert [[(s.label_, s.text, s.id_) for s in doc.spans["factwash_cues"]] for doc in docs] == \
+        [[(c["label"], c["text"], c["entry"]) for c in record["cues"]] for record in one]
+
+
+def test_gating_on_the_cluster_writes_what_one_process_writes(scheduler, pairs_file, tmp_path):
+    gate_file(pairs_file, tmp_path / "one.jsonl", spacy_factwash.default_pipeline())
+    run = gate_corpus([pairs_file, pairs_file], tmp_path / "parts", scheduler=scheduler, lines_per_partition=4)
+    assert len(run.partitions) == 6 and not run.problems()
+    one = read_jsonl(tmp_path / "one.jsonl")
+    assert list(records(run.manifest)) == one + one
+    assert {v for e in run.partitions for v in e["verdicts"]} == {r["verdict"] for r in one}
+
+
+def test_each_worker_builds_its_pipeline_once_for_every_partition_and_run(scheduler, texts_file, tmp_path):
+    log = tmp_path / "builds.log"
+    build = partial(logged_build, str(log))
+    for out in ("first", "second"):
+        run = annotate_corpus([texts_file], tmp_path / out, build=build, scheduler=scheduler, lines_per_partition=2)
+        assert len(run.partitions) == 6 and not run.problems()
+    builds = log.read_text().split()
+    assert 1 <= len(builds) <= 2 and len(set(builds)) == len(builds)
+
+
+def test_a_partition_that_fails_once_is_retried_and_its_attempts_recorded(scheduler, texts_file, tmp_path):
+    marked = tmp_path / "marked.txt"
+    marked.write_text("\n".join(TEXTS[:6] + [MARK] + TEXTS[7:]) + "\n", encoding="utf8")
+    build = partial(failing_build, str(tmp_path / "failed-once"))
+    run = annotate_corpus([marked], tmp_path / "parts", build=build, scheduler=scheduler, lines_per_partition=5)
+    assert [e["status"] for e in run.partitions] == ["ok", "ok", "ok"]
+    assert [e["attempts"] for e in run.partitions] == [1, 2, 1]
+    assert "refuses a marked text" in run.partitions[1]["errors"][0]
+    assert [r["line"] for r in records(run.manifest)] == list(range(1, 13))
+
+
+def test_a_partition_that_always_fails_is_reported_never_silently_missing(scheduler, texts_file, tmp_path):
+    marked = tmp_path / "marked.txt"
+    marked.write_text("\n".join(TEXTS[:6] + [MARK] + TEXTS[7:]) + "\n", encoding="utf8")
+    run = annotate_corpus([marked], tmp_path / "parts", build=failing_build, scheduler=scheduler,
+                          lines_per_partition=5, retries=1)
+    assert [e["status"] for e in run.partitions] == ["ok", "failed", "ok"]
+    assert run.failed[0]["attempts"] == 2 and len(run.failed[0]["errors"]) == 2
+    assert run.problems() == [f"{marked} lines 6-10: failed after 2 attempt(s): {run.failed[0]['errors'][-1]}"]
+    manifest = json.loads(run.manifest.read_text())
+    assert [e["status"] for e in manifest["partitions"]] == ["ok", "failed", "ok"]
+    assert [r["line"] for r in records(run.manifest)] == [1, 2, 3, 4, 5, 11, 12]
+
+
+def test_the_cli_runs_on_a_scheduler_and_fails_naming_a_stopped_partition(scheduler, tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text('{"id": "a", "text": "Alice might come."}\n{"id": "b"\n{"id": "c", "text": "Bob said no."}\n',
+                      encoding="utf8")
+    result = CliRunner().invoke(app, ["annotate", str(source), str(tmp_path / "out"), "--scheduler", scheduler,
+                                      "--partition-lines", "2"])
+    assert result.exit_code == 1
+    assert f"{source}:2: malformed JSON" in result.output and "1 of 2 partitions" in result.output
+    skipped = CliRunner().invoke(app, ["annotate", str(source), str(tmp_path / "out"), "--scheduler", scheduler,
+                                       "--partition-lines", "2", "--skip-bad-lines"])
+    assert skipped.exit_code == 0, skipped.output
+    assert [r["id"] for r in records(tmp_path / "out" / "manifest.json")] == ["a", "c"]
+
+
+def test_the_cli_refuses_a_file_as_the_cluster_output_and_resume_on_a_cluster(scheduler, texts_file, pairs_file,
+                                                                                tmp_path):
+    result = CliRunner().invoke(app, ["annotate", str(texts_file), str(texts_file), "--scheduler", scheduler])
+    assert result.exit_code == 1 and "is a file" in result.output
+    result = CliRunner().invoke(app, ["gate", str(pairs_file), str(tmp_path / "out"), "--scheduler", scheduler,
+                                      "--resume"])
+    assert result.exit_code == 2 and "--scheduler runs without --resume" in result.output
+
+
+def test_a_stream_of_new_words_leaves_the_string_store_as_it_was(tmp_path):
+    nlp = spacy_factwash.load()
+    gate = nlp.get_pipe("factwash_compare")
+    list(gate.pipe_pairs(PAIRS))
+    before = len(nlp.vocab.strings)
+    pairs = [(f"Zorblax{i} said the qwimble{i} rose 3%.", f"The qwimble{i} rose 3%.") for i in range(300)]
+    reports = list(gate.pipe_pairs(pairs, batch_size=50))
+    assert len(nlp.vocab.strings) == before
+    assert "qwimble7" not in nlp.vocab.strings and "zorblax7" not in nlp.vocab.strings
+    assert reports[7].to_dict() == spacy_factwash.inspect(*pairs[7]).to_dict()
+    assert [r.verdict for r in reports[:3]] == ["rewrite"] * 3
+    lines = tmp_path / "in.txt"
+    lines.write_text("\n".join(f"Reportedly, the frombit{i} might fail." for i in range(300)) + "\n")
+    annotate_file(lines, tmp_path / "out.jsonl", max_length=10_000, batch_size=50)
+    assert [len(r["cues"]) for r in read_jsonl(tmp_path / "out.jsonl")] == [2] * 300
+
+
+def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batch_keeps_failing(scheduler):
+    from spacy_factwash.scale import ScaleError
+    from spacy_factwash.scale.stream import annotate_stream
+    from spacy_factwash.stream import InputLine, annotate_records
+
+    lines = [InputLine(n, text) for n, text in enumerate(TEXTS, start=1)]
+    streamed = list(annotate_stream(spacy_factwash.load, lines, batch_size=3, n_workers=2, scheduler=scheduler))
+    assert streamed == list(annotate_records(spacy_factwash.load(), lines))
+    marked = lines + [InputLine(13, MARK)]
+    with pytest.raises(ScaleError, match="failed on a Dask worker 3 times, so the run stopped: RuntimeError: the test"):
+        list(annotate_stream(failing_build, marked, batch_size=3, n_workers=2, scheduler=scheduler))
+
+
+@given(st.lists(st.text(alphabet="abc .", min_size=1, max_size=12), min_size=1, max_size=5),
+       st.integers(min_value=1, max_value=300))
+@settings(max_examples=40, deadline=None)
+def test_the_memory_benchmark_stream_has_distinct_pairs_each_with_words_of_its_own(sentences, total):
+    from spacy_factwash.scale.bench import distinct_pairs
+
+    pairs = list(distinct_pairs(sentences, total))
+    assert len(pairs) == total and len(set(pairs)) == total
+    codes = [source.split(":")[0] for source, _ in pairs]
+    assert len(set(codes)) == total and all(memory.startswith(code + ":") for code, (_, memory) in zip(codes, pairs))

@@ -79,16 +79,32 @@ def _write_readme_table(readme: Path, table: str, name: str) -> None:
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
 README_OPTION = typer.Option(None, "--readme", help="Also write the table into this README.")
 SPLITS_OPTION = typer.Option(Path("training/splits"), "--splits", help="The committed split files.")
+LEXICON_DIR_OPTION = typer.Option(
+    None, "--lexicon-dir", file_okay=False,
+    help="A frozen cue lexicon folder to judge with instead of the packaged one (freeze-lexicons makes one; the "
+         "factwash_cues/lexicons folder of a saved pipeline is one, its added entries included).",
+)
+
+
+def _pipeline(lexicon_dir: Optional[Path], max_length: Optional[int] = None):
+    """The pipeline a command annotates with; a lexicon folder that cannot be used ends the command in one line."""
+    from .lexicon import LexiconError
+    from .pipeline import pipeline_on
+
+    try:
+        return pipeline_on(lexicon_dir, max_length)
+    except LexiconError as err:
+        _fail(str(err))
 
 
 @app.command()
 def cues(
     text: str = typer.Argument(..., help="The text to annotate."),
     as_json: bool = typer.Option(False, "--json", help="Print the cues as JSON instead of marked text."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Print TEXT with its cues marked, and one line per cue: offsets, lexicon entry, source."""
     from .cues.display import cue_rows, mark_cues
-    from .pipeline import load
     from .stream import cue_dicts
 
     from .textfile import surrogate_problem
@@ -96,7 +112,7 @@ def cues(
     problem = surrogate_problem(text)
     if problem:
         _fail(problem)
-    nlp = load()
+    nlp = _pipeline(lexicon_dir)
     if not text.strip():
         typer.echo("empty text: nothing to annotate (no cues)")
         return
@@ -125,17 +141,17 @@ def annotate(
     max_length: int = typer.Option(
         DEFAULT_MAX_LENGTH, "--max-length", min=1, help="Longest text, in characters, to annotate; longer lines are bad lines."
     ),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Stream a corpus through the default pipeline and write its cues as JSONL."""
     from .outputs import OutputError, atomic_output
-    from .pipeline import load
     from .stream import annotate_lines, output_record, read_inputs
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
     if not os.access(input_path, os.R_OK):
         _fail(f"{input_path}: not readable")
-    nlp = load(max_length=max_length)
+    nlp = _pipeline(lexicon_dir, max_length)
     written = bad = empty = 0
     stop = None
     try:
@@ -247,6 +263,7 @@ def check_command(
     max_usd: float = MAX_USD_OPTION,
     cache: Optional[Path] = CACHE_OPTION,
     no_cache: bool = NO_CACHE_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Gate one rewrite against its source and print the report.
 
@@ -262,7 +279,7 @@ def check_command(
 
     source_text, memory_text = _check_text(source, source_file, "source"), _check_text(memory, memory_file, "memory")
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
-    report = inspect(source_text, memory_text, review=review)
+    report = inspect(source_text, memory_text, review=review, nlp=_pipeline(lexicon_dir))
     typer.echo(json.dumps(report.to_dict(), ensure_ascii=False) if as_json else str(report))
     _cost_line(review)
     if review is not None and review.meter.refused:
@@ -288,6 +305,7 @@ def gate(
                                                         "after checking each answers the same input line, and gate "
                                                         "only the lines not there, appending each report in place "
                                                         "and forcing it to disk as it is written."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end.
 
@@ -299,13 +317,12 @@ def gate(
     """
     from .gating import ResumeMismatch, gate_file
     from .outputs import OutputError
-    from .pipeline import default_pipeline
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
     try:
-        summary = gate_file(input_path, output_path, default_pipeline(), resume=resume, skip_bad_lines=skip_bad_lines,
+        summary = gate_file(input_path, output_path, _pipeline(lexicon_dir), resume=resume, skip_bad_lines=skip_bad_lines,
                             batch_size=batch_size, n_process=n_process, review=review,
                             progress=lambda items: tqdm(items, unit=" pairs", desc="gate", disable=None))
     except (OutputError, ResumeMismatch) as err:
@@ -333,6 +350,7 @@ def report(
     max_usd: float = MAX_USD_OPTION,
     cache: Optional[Path] = CACHE_OPTION,
     no_cache: bool = NO_CACHE_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """A page a person can read: each pair side by side, cues highlighted by class, each change explained.
 
@@ -342,7 +360,6 @@ def report(
     from .gating import BUDGET_STOP
     from .html_report import page
     from .outputs import OutputError, check_output
-    from .pipeline import default_pipeline
     from .stream import read_pairs
 
     if not input_path.is_file():
@@ -352,7 +369,7 @@ def report(
     except OutputError as err:
         _fail(str(err))
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
-    nlp = default_pipeline()
+    nlp = _pipeline(lexicon_dir)
     gate = nlp.get_pipe("factwash_compare")
     sections = []
     for line in read_pairs(input_path):
@@ -380,6 +397,7 @@ def confirm_command(
     proposals_path: Path = typer.Argument(..., help="A JSONL file of proposals (type, source_item_id, target_item_id, "
                                                     "quote, scope_terms, confidence)."),
     output_path: Path = typer.Option(Path("confirmations.jsonl"), "--output", help="Where to write the confirmations."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Confirm or refuse each proposal against the items; a summary of confirmed and blocking rules at the end."""
     import json
@@ -392,7 +410,8 @@ def confirm_command(
     bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
     if bad:
         _fail(f"{items_path}:{bad[0]}: an item needs an id and a string text")
-    confirmer = default_confirmer()
+    _pipeline(lexicon_dir)  # a lexicon folder that cannot be used ends the command here, in one line
+    confirmer = default_confirmer(lexicon_dir)
     by_id = {item["id"]: item["text"] for item in items}
     blocked: Counter = Counter()
     confirmed = 0
@@ -429,13 +448,13 @@ def confirm_fixture(
 def drift_command(
     chains_path: Path = typer.Argument(..., help='A JSONL file with {"id", "versions": [v0, v1, ...]} a line.'),
     output_path: Path = typer.Option(Path("drift.jsonl"), "--output", help="Where to write one drift report per chain."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Gate every hop of each rewrite chain and the chain end to end; say on which hop each loss happened."""
     import json
 
     from .memory.drift import drift
     from .outputs import OutputError, atomic_output
-    from .pipeline import default_pipeline
 
     chains = _records(chains_path)
     bad = next((number for number, chain in enumerate(chains, start=1)
@@ -443,7 +462,7 @@ def drift_command(
                 or not all(isinstance(v, str) for v in chain["versions"])), None)
     if bad is not None:
         _fail(f"{chains_path}:{bad}: 'versions' must be a list of at least two strings")
-    gate = default_pipeline().get_pipe("factwash_compare")
+    gate = _pipeline(lexicon_dir).get_pipe("factwash_compare")
     try:
         with atomic_output(output_path, [chains_path]) as out:
             for number, chain in enumerate(chains, start=1):
@@ -462,11 +481,11 @@ def bench(
     stimuli_path: Path = typer.Argument(..., help='The stimulus set: {"stimulus_set", "id", "source"} a line.'),
     writes_paths: List[Path] = typer.Argument(..., help='One or more files of writes: {"stimulus_id", "memory"} a line.'),
     readme: Optional[Path] = README_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Score a memory system's writes: flag rate (95% Wilson interval), uncheckable share, abstention, change types."""
     from .evaluation.readme import BENCH
     from .memory.bench import markdown_rows, score_writes
-    from .pipeline import default_pipeline
 
     stimuli = _records(stimuli_path)
     sets = {s.get("stimulus_set") for s in stimuli}
@@ -475,7 +494,7 @@ def bench(
     if any(not isinstance(s.get("id"), str) or not isinstance(s.get("source"), str) for s in stimuli):
         _fail(f"{stimuli_path}: every stimulus needs a string 'id' and 'source'")
     sources = {s["id"]: s["source"] for s in stimuli}
-    gate = default_pipeline().get_pipe("factwash_compare")
+    gate = _pipeline(lexicon_dir).get_pipe("factwash_compare")
     scores = []
     for path in writes_paths:
         writes = [(w.get("stimulus_id"), w.get("memory")) for w in _records(path)]

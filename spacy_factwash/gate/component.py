@@ -59,7 +59,17 @@ class CompareComponent:
         self.disabled = tuple(disabled)
         self.words = GateWords(nlp.vocab, nlp.tokenizer)
         self.key = LemmaKey(nlp)
-        self.evidentials = evidential_entries(nlp)
+        self._evidentials: Tuple[Optional[str], FrozenSet[str]] = (None, frozenset())
+
+    @property
+    def evidentials(self) -> FrozenSet[str]:
+        """The evidential entries of the cue lexicon the pipeline uses now (entries added at run time count),
+        read once per lexicon digest: not when the gate is built, so a pipeline loads its lexicon once."""
+        cues = cue_component(self.nlp)
+        digest = cues.lexicons.digest if cues is not None else None
+        if digest != self._evidentials[0]:
+            self._evidentials = (digest, evidential_entries(cues))
+        return self._evidentials[1]
 
     def __call__(self, doc: Doc) -> Doc:
         """A single Doc passes through unchanged: comparing needs a pair."""
@@ -194,10 +204,14 @@ def _parallel(gate: "CompareComponent", batches: Iterator[List], n_process: int)
             yield from pending.popleft().get()
 
 
-def evidential_entries(nlp: Language) -> FrozenSet[str]:
-    """The attribution entries of the pipeline's cue lexicon that name no speaker side: evidentials."""
-    cues = next((pipe for name, pipe in nlp.pipeline if hasattr(pipe, "lexicons") and name.startswith("factwash_")
+def cue_component(nlp: Language):
+    """The pipeline's cue component that writes attributions, or None."""
+    return next((pipe for name, pipe in nlp.pipeline if hasattr(pipe, "lexicons") and name.startswith("factwash_")
                  and "ATTRIBUTION" in getattr(pipe, "labels", ())), None)
+
+
+def evidential_entries(cues) -> FrozenSet[str]:
+    """The attribution entries of a cue component's lexicon that name no speaker side: evidentials."""
     if cues is None:
         return frozenset()
     return frozenset(e.id for e in cues.lexicons.for_label("ATTRIBUTION") if e.source_side is None and e.role == "cue")

@@ -10,7 +10,8 @@
   sentence gives at least ``min_source_values``.
 - ``dropped_approximation``: "about", "up to", "at least" or a range the
   memory states as a plain point.
-- notes: ``introduced_value`` (a value where the source sentence had none)
+- notes: ``introduced_value`` (a value where the source sentence had none,
+  and no other sentence of the source gives it)
   and ``ambiguous_unit`` (a data size that matches only if a decimal prefix
   is read as a binary one).
 
@@ -103,6 +104,12 @@ def sentence_values(claims: DocClaims, claim: Claim) -> List[Value]:
     return found
 
 
+def document_values(claims: DocClaims) -> List[Value]:
+    """The values of every sentence of a Doc that holds a claim (each sentence read once)."""
+    first = {claim.clause.sentence: claim for claim in reversed(claims.claims)}
+    return [v for claim in first.values() for v in sentence_values(claims, claim)]
+
+
 def _read_quantities(claims: DocClaims, sentence: Span) -> List[Quantity]:
     """The quantities of a sentence, read on the normalised text ("5\u200b0 GB" is 50 GB) with offsets and
     surfaces of the original."""
@@ -164,6 +171,8 @@ def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
         if value.soft:
             return []
         if not [s for s in pool if not s.soft]:
+            if any(same_quantity(s.quantity, q) for s in document_values(pair.source_claims)):
+                return []  # the source gives it in another sentence: nothing was introduced
             return [pair.change("introduced_value", f"the memory gives {q.surface!r}, which the source sentence "
                                 "never had", values={"memory": value.describe()}, check="changed_value")]
         same_number = [s for s in pool if q.has_unit and s.quantity.has_unit and same_value(s.quantity.value, q.value)]

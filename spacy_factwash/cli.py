@@ -403,6 +403,7 @@ def confirm_command(
     import json
     from collections import Counter
 
+    from .authority.confirm import Confirmer
     from .outputs import OutputError, atomic_output
     from .pipeline import default_confirmer
 
@@ -410,8 +411,7 @@ def confirm_command(
     bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
     if bad:
         _fail(f"{items_path}:{bad[0]}: an item needs an id and a string text")
-    _pipeline(lexicon_dir)  # a lexicon folder that cannot be used ends the command here, in one line
-    confirmer = default_confirmer(lexicon_dir)
+    confirmer = default_confirmer() if lexicon_dir is None else Confirmer(_pipeline(lexicon_dir))
     by_id = {item["id"]: item["text"] for item in items}
     blocked: Counter = Counter()
     confirmed = 0

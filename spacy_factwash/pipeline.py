@@ -99,12 +99,11 @@ def check(source: str, memory: str, *, nlp: Optional[Language] = None) -> str:
 
 
 @lru_cache(maxsize=1)
-def default_confirmer(lexicon_dir: Optional[str] = None) -> "Confirmer":
-    """The authority confirmer on the default pipeline (or one on that cue lexicon folder), built once per
-    process."""
+def default_confirmer() -> "Confirmer":
+    """The authority confirmer on the default pipeline, built once per process."""
     from .authority.confirm import Confirmer
 
-    return Confirmer(pipeline_on(lexicon_dir))
+    return Confirmer(default_pipeline())
 
 
 def confirm(proposal: dict, items) -> "Confirmation":

@@ -130,6 +130,18 @@ def test_a_pipeline_saved_with_added_entries_loads_elsewhere_and_annotates_the_s
     assert annotation_elsewhere(moved) == here
 
 
+def test_added_entries_travel_in_bytes_and_to_worker_processes():
+    nlp = spacy_factwash.load()
+    nlp.get_pipe("factwash_cues").add_entries([IFFY])
+    here = annotation(nlp)
+    restored = load_model_from_config(nlp.config, auto_fill=True)
+    restored.from_bytes(nlp.to_bytes())
+    assert annotation(restored) == here
+    two = [[[list(c) for c in cues_of(d)], d.user_data["factwash_lexicon_digest"]]
+           for d in nlp.pipe(TEXTS * 2, batch_size=2, n_process=2)]
+    assert two == [[cues, digest] for cues, _, _, digest in here * 2]
+
+
 def test_added_entries_carry_provenance_user_and_change_digest_and_version():
     nlp = spacy_factwash.load()
     cues = nlp.get_pipe("factwash_cues")
@@ -259,6 +271,20 @@ def test_cli_commands_that_annotate_take_a_lexicon_dir(custom_dir, tmp_path):
     assert "strengthened_certainty 1" in gate.stderr
     for command in ("cues", "annotate", "check", "gate", "report", "drift", "bench", "confirm"):
         assert "--lexicon-dir" in run_cli(command, "--help").stdout, command
+
+
+def test_cli_drift_and_confirm_judge_with_the_lexicon_dir(custom_dir, tmp_path):
+    chains = tmp_path / "chains.jsonl"
+    chains.write_text(json.dumps({"id": "c", "versions": ["The plan looks iffy.", "The plan looks good."]}) + "\n")
+    drift = run_cli("drift", str(chains), "--output", str(tmp_path / "drift.jsonl"), "--lexicon-dir", str(custom_dir))
+    assert drift.returncode == 0, drift.stderr
+    assert drift.stdout.strip() == "c: end to end rewrite: strengthened_certainty at hop 1"
+    items, proposals = tmp_path / "items.jsonl", tmp_path / "proposals.jsonl"
+    items.write_text("")
+    proposals.write_text("")
+    confirm = run_cli("confirm", str(items), str(proposals), "--output", str(tmp_path / "c.jsonl"),
+                      "--lexicon-dir", str(tmp_path / "nowhere"))
+    assert confirm.returncode == 1 and confirm.stderr.strip().endswith("manifest.json: lexicon manifest not found")
 
 
 def test_cli_names_a_lexicon_dir_it_cannot_use_in_one_line(tmp_path):

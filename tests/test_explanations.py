@@ -13,14 +13,26 @@ def explained(source: str, memory: str):
     return [(c.type, c.message, c.values) for c in [*report.changes, *report.notes]]
 
 
-def test_a_value_the_source_gives_in_another_sentence_is_not_introduced():
-    found = explained("The budget is $5 million. It was approved by the board.",
-                      "The board approved the $5 million budget.")
-    assert not [f for f in found if f[0] == "introduced_value"]
-    # a value no sentence of the source gives is still noted
+def test_a_value_the_source_gives_in_another_sentence_is_noted_as_moved_not_introduced():
+    source = "The budget is $5 million. It was approved by the board."
+    [(kind, message, values)] = [f for f in explained(source, "The board approved the $5 million budget.")
+                                 if f[0].endswith("_value")]
+    assert (kind, message) == ("moved_value", "the memory gives '$5 million' here; the source gives it in another "
+                                              "sentence, not in the one this claim aligns to")
+    [given] = values["source"]
+    assert source[given["start_char"]:given["end_char"]] == "$5 million"
+    # a value no claim of the source gives is introduced
     found = explained("The budget is large. It was approved by the board.", "The board approved the $5 million budget.")
     assert [f[1] for f in found if f[0] == "introduced_value"] == [
-        "the memory gives '$5 million', which the source sentence never had"]
+        "the memory gives '$5 million', which no claim of the source gives"]
+
+
+def test_a_changed_value_names_the_sentence_it_compared_and_a_source_sentence_that_has_the_value():
+    found = explained("The budget is $5 million. The team of 12 approved it.",
+                      "The team of 12 approved the $5 million budget.")
+    assert [(f[0], f[1]) for f in found] == [
+        ("changed_value", "the memory says '$5 million'; the aligned source sentence says '12' (the source gives "
+                          "'$5 million' in another sentence)")]
 
 
 @pytest.mark.parametrize("heading", ["## Notes from Alice", "# Alice said", "   ### Reported issues"])

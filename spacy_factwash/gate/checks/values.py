@@ -10,8 +10,9 @@
   sentence gives at least ``min_source_values``.
 - ``dropped_approximation``: "about", "up to", "at least" or a range the
   memory states as a plain point.
-- notes: ``introduced_value`` (a value where the source sentence had none,
-  and no other sentence of the source gives it)
+- notes: ``introduced_value`` (a value no sentence of the source gives, where
+  the aligned source sentence had none), ``moved_value`` (one the source
+  gives in another sentence only)
   and ``ambiguous_unit`` (a data size that matches only if a decimal prefix
   is read as a binary one).
 
@@ -170,18 +171,23 @@ def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
     if not same:
         if value.soft:
             return []
+        elsewhere = [s for s in document_values(pair.source_claims) if not s.soft and same_quantity(s.quantity, q)]
         if not [s for s in pool if not s.soft]:
-            if any(same_quantity(s.quantity, q) for s in document_values(pair.source_claims)):
-                return []  # the source gives it in another sentence: nothing was introduced
-            return [pair.change("introduced_value", f"the memory gives {q.surface!r}, which the source sentence "
-                                "never had", values={"memory": value.describe()}, check="changed_value")]
+            if elsewhere:
+                return [pair.change("moved_value", f"the memory gives {q.surface!r} here; the source gives it in "
+                                    "another sentence, not in the one this claim aligns to",
+                                    values={"memory": value.describe(), "source": [s.describe() for s in elsewhere]},
+                                    check="changed_value")]
+            return [pair.change("introduced_value", f"the memory gives {q.surface!r}, which no claim of the source "
+                                "gives", values={"memory": value.describe()}, check="changed_value")]
         same_number = [s for s in pool if q.has_unit and s.quantity.has_unit and same_value(s.quantity.value, q.value)]
         if same_number:
             s = same_number[0].quantity
             return [pair.change("changed_unit", f"the memory keeps the value but says {q.unit} ({q.surface!r}) where "
                                 f"the source says {s.unit} ({s.surface!r})", values=described)]
-        return [pair.change("changed_value", f"the memory says {q.surface!r}; the source says "
-                            f"{', '.join(repr(s.quantity.surface) for s in pool)}", values=described)]
+        also = f" (the source gives {q.surface!r} in another sentence)" if elsewhere else ""
+        return [pair.change("changed_value", f"the memory says {q.surface!r}; the aligned source sentence says "
+                            f"{', '.join(repr(s.quantity.surface) for s in pool)}{also}", values=described)]
     changes = []
     if value.noun is not None:
         counted = [s for s in pool if s.noun == value.noun]

@@ -362,12 +362,14 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
            data_files: Sequence[str] = ()) -> Dict[str, Any]:
     """Re-write a folder's manifest with this version and the files' current digests.
 
-    The class files are parsed first, so a malformed list can never be frozen.
+    The set is read as a load reads it first (the user entries of ``user.jsonl`` too, when the folder has
+    them), so a malformed list or a duplicate id can never be frozen.
     """
     folder = Path(path)
-    files = {name: _read(folder, name) for name in (*class_files, *data_files)}
-    for name, label in class_files.items():
-        list(parse_entries(files[name], str(folder / name), label))
+    user = (USER_FILE,) if (folder / USER_FILE).is_file() else ()
+    files = {name: _read(folder, name) for name in (*class_files, *data_files, *user)}
     manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
-    write_text(folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    lexicons_from_bytes(files, text.encode("utf8"), origin=str(folder), class_files=class_files, data_files=data_files)
+    write_text(folder / MANIFEST, text)
     return manifest

@@ -240,6 +240,26 @@ def test_a_saved_lexicon_folder_with_user_entries_is_a_lexicon_dir(tmp_path):
     assert annotation(again) == annotation(nlp)
 
 
+def test_a_saved_lexicon_folder_with_edited_user_entries_is_refrozen_with_them(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("factwash_cues").add_entries([IFFY])
+    nlp.to_disk(tmp_path / "pipe")
+    folder = tmp_path / "pipe" / "factwash_cues" / "lexicons"
+    with (folder / "user.jsonl").open("a", encoding="utf8") as handle:
+        handle.write(json.dumps({"id": "hedge:dodgy", "label": "HEDGE", "pattern": "dodgy"}) + "\n")
+    with pytest.raises(LexiconError, match=r"user\.jsonl: contents do not match"):
+        load_lexicons(folder)
+    freeze(folder, "9.1.0+user")
+    lexicons = load_lexicons(folder)
+    assert lexicons.version == "9.1.0+user" and lexicons.get("hedge:dodgy").provenance == {"source": "user"}
+    with (folder / "user.jsonl").open("a", encoding="utf8") as handle:
+        handle.write(json.dumps({"id": "hedge:might", "label": "HEDGE", "pattern": "mebbe"}) + "\n")
+    manifest = (folder / "manifest.json").read_bytes()
+    with pytest.raises(LexiconError, match=r"user\.jsonl:3: duplicate entry id 'hedge:might'"):
+        freeze(folder, "9.2.0+user")
+    assert (folder / "manifest.json").read_bytes() == manifest  # the refused freeze left the manifest as it was
+
+
 def test_inspect_refuses_a_pipeline_without_the_gate():
     with pytest.raises(ValueError, match=r"inspect: the pipeline given has no factwash_compare"):
         spacy_factwash.inspect("a", "b", nlp=spacy.blank("en"))

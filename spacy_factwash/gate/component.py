@@ -82,7 +82,8 @@ class CompareComponent:
         return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow))
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
-                      aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence]) -> List[Change]:
+                      aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence],
+                      evidentials: FrozenSet[str]) -> List[Change]:
         """The checks on a memory claim and its best source claims. Tied exact copies of the memory claim: the
         copy that leaves the fewest rejections, then rewrites (the memory copies that one faithfully). Tied
         claims the memory claim merged: every one of them, since the memory answers for all it took."""
@@ -90,7 +91,7 @@ class CompareComponent:
         found = []
         for candidate in _distinct(alignment.candidates):
             pair = Pair(alignment.memory, candidate, version, self.words.version, source, memory, aligned_to,
-                        aligned_from, self.min_source_values, alignment.candidates, self.evidentials)
+                        aligned_from, self.min_source_values, alignment.candidates, evidentials)
             found.append([c for check in CHECKS for c in check(pair) if c.type not in self.disabled])
         if alignment.exact:
             return min(found, key=_weight)
@@ -110,11 +111,13 @@ class CompareComponent:
         aligned_from = {alignment.memory.index: alignment.candidates for alignment in alignments}
         changes: List[Change] = []
         uncheckable = [excerpt(sentence) for sentence in _uncopied(memory_claims.unclaimed, source_claims)]
+        evidentials = self.evidentials
         for alignment in alignments:
             if not alignment.candidates:
                 uncheckable.append(alignment.memory.excerpt())
                 continue
-            changes.extend(self._pair_changes(alignment, source_claims, memory_claims, aligned_to, aligned_from))
+            changes.extend(self._pair_changes(alignment, source_claims, memory_claims, aligned_to, aligned_from,
+                                              evidentials))
         changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]

@@ -32,6 +32,7 @@ judged it, and a saved pipeline verifies the added entries like the rest.
 
 import hashlib
 import json
+from collections import abc
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -290,7 +291,7 @@ def user_entries(raw_entries: Iterable[Any], labels: Sequence[str], known: Mappi
                  where: str = "add_entries") -> List[Entry]:
     """Entries given at run time, validated as a class file's lines are (each named ``where[n]``), with ids new
     to ``known`` and to each other."""
-    if isinstance(raw_entries, (str, bytes, dict)):
+    if isinstance(raw_entries, (str, bytes, dict)) or not isinstance(raw_entries, abc.Iterable):
         raise LexiconError(f"{where}: entries must be a list of entry objects, got {type(raw_entries).__name__}")
     by_id = dict(known)
     return [_unique(user_entry(raw, f"{where}[{number}]", labels), by_id)

@@ -206,11 +206,18 @@ def test_add_entries_refuses_what_a_lexicon_file_refuses_in_the_same_words(raw, 
     ([{**IFFY, "label": "VIBE"}], r"add_entries\[1\]: label must be one of HEDGE, ATTRIBUTION"),
     ([{**IFFY, "provenance": {"source": "seed"}}], r"add_entries\[1\]: an added entry's provenance source is 'user'"),
     (IFFY, r"add_entries: entries must be a list of entry objects, got dict"),
+    (7, r"add_entries: entries must be a list of entry objects, got int"),
 ])
 def test_add_entries_names_each_refused_entry(entries, message):
     cues = spacy.blank("en").add_pipe("factwash_cues")
     with pytest.raises(LexiconError, match=message):
         cues.add_entries(entries)
+
+
+def test_adding_no_entries_leaves_the_set_as_it_was():
+    cues = spacy.blank("en").add_pipe("factwash_cues")
+    frozen = cues.lexicons
+    assert cues.add_entries([]) == [] and cues.lexicons is frozen
 
 
 def test_a_single_class_component_takes_only_entries_of_its_class():

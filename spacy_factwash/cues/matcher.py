@@ -151,6 +151,8 @@ class CueComponent(Pipe):
         ``user``, change the set's digest and version (``+user``), and are saved with the pipeline. Returns the
         entries added."""
         added = user_entries(entries, self.labels, self.lexicons.by_id)
+        if not added:
+            return added
         self._lexicons = self.lexicons.with_entries(added)
         for entry in added:
             self._compile(entry)

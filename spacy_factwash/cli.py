@@ -3,8 +3,9 @@
 import json
 import os
 import sys
+from enum import Enum
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import typer
 from tqdm import tqdm
@@ -19,9 +20,76 @@ app = typer.Typer(
 CORPORA_ENV = "FACTWASH_CORPORA"
 
 
+def _show_version(asked: bool) -> None:
+    """Print the package, lexicon, spaCy and Python versions and stop (``--version``)."""
+    if asked:
+        import platform
+
+        import spacy
+
+        from . import __version__
+        from .lexicon import MANIFEST, packaged_lexicon_dir
+
+        lexicon = json.loads((packaged_lexicon_dir() / MANIFEST).read_text(encoding="utf8")).get("version", "?")
+        typer.echo(f"spacy-factwash {__version__} (lexicon {lexicon}; spaCy {spacy.__version__}; "
+                   f"Python {platform.python_version()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                          help="Print the versions and exit.")) -> None:
+    """spacy-factwash: find hedges, attributions, negations, conditions and temporal scope in text."""
+
+
 def _fail(message: str, code: int = 1) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def _line_count(path: Path) -> Optional[int]:
+    """How many lines a file has, trailing blank lines left out (as every command reads it): the total of a
+    progress bar over it (None when it cannot be read)."""
+    try:
+        with path.open("rb") as lines:
+            last = 0
+            for number, line in enumerate(lines, 1):
+                last = number if line.strip() else last
+            return last
+    except OSError:
+        return None
+
+
+def _progress(items, desc: str, unit: str, total: Optional[int]):
+    """A progress bar with a total and an estimated time left, shown on a terminal only."""
+    return tqdm(items, desc=desc, unit=unit, total=total, disable=None)
+
+
+REPOSITORY = Path(__file__).resolve().parent.parent  # the checkout, when the package runs from one
+
+
+def _in_repository(ctx: typer.Context, param: typer.CallbackParam, path: Path, output: bool = False) -> Path:
+    """A developer command's path into the repository (the pair sets, the splits, the fixture...), found from
+    any folder: as given when it is there, else (the option's default) the same path in the checkout this
+    package runs from. A one-line error when an input is nowhere, or the package runs from no checkout (an
+    installed wheel)."""
+    if ctx.resilient_parsing or path.exists():
+        return path
+    if path != param.default:
+        if output:
+            return path
+        _fail(f"{path}: no such file or folder")
+    if (REPOSITORY / "training").is_dir() and (REPOSITORY / path).parent.is_dir():
+        return REPOSITORY / path
+    _fail(f"{path}: not here, and this package does not run from a checkout of the repository: developer "
+          f"commands read the repository's files (run them in a checkout, or give the path)")
+
+
+def _repository_option(default: str, *flags: str, output: bool = False, **settings):
+    """A path option whose default lies in the repository (``_in_repository`` finds it from any folder); an
+    input must exist, an output may be new."""
+    return typer.Option(Path(default), *flags, callback=lambda ctx, param, path: _in_repository(
+        ctx, param, path, output), **settings)
 
 
 def _corpora_root(corpora: Optional[Path]) -> Path:
@@ -59,14 +127,14 @@ def _write(path: Path, text: str, inputs: Sequence[Path] = ()) -> None:
 
 
 def _show_table(table: str, readme: Optional[Path], name: str) -> None:
-    """Print a measured table, and write it into the README between its markers when one is given."""
+    """Print a measured table, and write it into a documentation page between its markers when one is given."""
     typer.echo(table)
     if readme is not None:
         _write_readme_table(readme, table, name)
 
 
 def _write_readme_table(readme: Path, table: str, name: str) -> None:
-    """Replace the README's block for table ``name`` with ``table``; a clear error when it cannot."""
+    """Replace the page's block for table ``name`` with ``table``; a clear error when it cannot."""
     from .evaluation.readme import TableMissing, replace_table
 
     try:
@@ -77,8 +145,8 @@ def _write_readme_table(readme: Path, table: str, name: str) -> None:
 
 
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
-README_OPTION = typer.Option(None, "--readme", help="Also write the table into this README.")
-SPLITS_OPTION = typer.Option(Path("training/splits"), "--splits", help="The committed split files.")
+README_OPTION = typer.Option(None, "--readme", "--doc", help="Also write the table into this page between its markers (each table's page: evaluation.readme.PAGES, most in docs/evaluation.md).")
+SPLITS_OPTION = _repository_option("training/splits", "--splits", help="The committed split files.")
 LEXICON_DIR_OPTION = typer.Option(
     None, "--lexicon-dir", file_okay=False,
     help="A frozen cue lexicon folder to judge with instead of the packaged one (freeze-lexicons makes one; the "
@@ -159,7 +227,7 @@ def annotate(
             lines = annotate_lines(
                 nlp, read_inputs(input_path, nlp.max_length), batch_size=batch_size, n_process=n_process
             )
-            for item, doc in tqdm(lines, unit=" lines", desc="annotate", disable=None):
+            for item, doc in _progress(lines, "annotate", " lines", _line_count(input_path)):
                 if item.error is not None:
                     if not skip_bad_lines:
                         stop = f"{input_path}:{item.number}: {item.error} (use --skip-bad-lines to skip it)"
@@ -179,7 +247,21 @@ def annotate(
     typer.echo(f"wrote {written} records to {output_path} ({empty} empty texts, {bad} bad lines skipped)", err=True)
 
 
-VERDICT_EXIT_CODES = {"pass": 0, "uncheckable": 3, "rewrite": 4, "reject": 5}
+VERDICT_EXIT_CODES = {"pass": 0, "uncheckable": 3, "rewrite": 4, "reject": 5}  # also the verdicts' rank
+
+
+class FailOn(str, Enum):
+    """The verdicts ``gate --fail-on`` can fail on."""
+
+    uncheckable = "uncheckable"
+    rewrite = "rewrite"
+    reject = "reject"
+
+
+def failing_status(verdicts: Dict[str, int], fail_on: str) -> int:
+    """The exit status of a gate run: the worst verdict's status when it ranks at or above ``fail_on``, else 0."""
+    worst = max((v for v, n in verdicts.items() if n), key=VERDICT_EXIT_CODES.__getitem__, default="pass")
+    return VERDICT_EXIT_CODES[worst] if VERDICT_EXIT_CODES[worst] >= VERDICT_EXIT_CODES[fail_on] else 0
 
 
 def _check_text(source_text: Optional[str], source_file: Optional[Path], what: str) -> str:
@@ -305,9 +387,16 @@ def gate(
                                                         "after checking each answers the same input line, and gate "
                                                         "only the lines not there, appending each report in place "
                                                         "and forcing it to disk as it is written."),
+    fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", case_sensitive=False,
+                                             help="Exit with the worst verdict's status (3 uncheckable, 4 rewrite, 5 "
+                                                  "reject) when a report is this bad or worse (default: exit 0)."),
     lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end.
+
+    Exit status: 0 when the run finished; with --fail-on, the worst verdict's (3 uncheckable, 4 rewrite,
+    5 reject) when it is as bad as --fail-on or worse (the verdicts rank pass < uncheckable < rewrite < reject);
+    1 for an input error or a bad line, 2 for a usage error, 6 when the model budget stopped the run.
 
     Without --resume the reports are written to a temporary file beside OUTPUT_PATH and renamed over it when
     the run ends; a run that stops at a bad line (exit 1) or at the model budget (exit 6) keeps the reports
@@ -321,10 +410,13 @@ def gate(
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
+    total = _line_count(input_path)  # a resumed run gates only the lines its output does not hold yet
+    if resume and total is not None and output_path.is_file():
+        total = max(0, total - (_line_count(output_path) or 0))
     try:
         summary = gate_file(input_path, output_path, _pipeline(lexicon_dir), resume=resume, skip_bad_lines=skip_bad_lines,
                             batch_size=batch_size, n_process=n_process, review=review,
-                            progress=lambda items: tqdm(items, unit=" pairs", desc="gate", disable=None))
+                            progress=lambda items: _progress(items, "gate", " pairs", total))
     except (OutputError, ResumeMismatch) as err:
         _fail(str(err))
     except OSError as err:
@@ -337,6 +429,8 @@ def gate(
     _cost_line(review)
     if summary.stop:
         _fail(summary.stop, summary.exit_code)
+    if fail_on is not None:
+        raise typer.Exit(failing_status(summary.verdicts, fail_on.value))
 
 
 @app.command()
@@ -352,10 +446,12 @@ def report(
     no_cache: bool = NO_CACHE_OPTION,
     lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
-    """A page a person can read: each pair side by side, cues highlighted by class, each change explained.
+    """A page a person can work through, for one pair or thousands: counts per verdict and change type at the top
+    (each a filter and a jump link), then each change with the memory sentence beside its source sentence.
 
-    With --witness or --unsupported, the model's notes appear under each pair and a cost line ends the run;
-    when the budget refuses a call the page needs, nothing is written and the exit status is 6.
+    One self-contained HTML file (inline CSS and a small script, nothing fetched). With --witness or
+    --unsupported, the model's notes appear under each pair and a cost line ends the run; when the budget
+    refuses a call the page needs, nothing is written and the exit status is 6.
     """
     from .gating import BUDGET_STOP
     from .html_report import page
@@ -371,23 +467,29 @@ def report(
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
     nlp = _pipeline(lexicon_dir)
     gate = nlp.get_pipe("factwash_compare")
-    sections = []
-    for line in read_pairs(input_path):
-        if line.error is not None:
-            if not skip_bad_lines:
-                _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
-            continue
-        source, memory = nlp.pipe([line.source, line.memory])
-        report = gate.compare(source, memory)
-        if review is not None:
-            report = review(report, source, memory)
-            if review.meter.refused:
-                _cost_line(review)
-                _fail(f"the model budget was reached at {input_path}:{line.number}; nothing was written (run again "
-                      "with a higher --max-usd: replies already paid for are cached)", BUDGET_STOP)
-        sections.append((str(line.id if line.id is not None else line.number), source, memory, report))
-    _write(html_path, page(sections), [input_path])
-    typer.echo(f"wrote {len(sections)} pairs to {html_path}", err=True)
+    written = 0
+
+    def sections():
+        """Each good line's (label, source Doc, memory Doc, report), as the page renders them."""
+        nonlocal written
+        for line in _progress(read_pairs(input_path), "report", " pairs", _line_count(input_path)):
+            if line.error is not None:
+                if not skip_bad_lines:
+                    _fail(f"{input_path}:{line.number}: {line.error} (use --skip-bad-lines to skip it)")
+                continue
+            source, memory = nlp.pipe([line.source, line.memory])
+            report = gate.compare(source, memory)
+            if review is not None:
+                report = review(report, source, memory)
+                if review.meter.refused:
+                    _cost_line(review)
+                    _fail(f"the model budget was reached at {input_path}:{line.number}; nothing was written (run "
+                          "again with a higher --max-usd: replies already paid for are cached)", BUDGET_STOP)
+            written += 1
+            yield str(line.id if line.id is not None else line.number), source, memory, report
+
+    _write(html_path, page(sections()), [input_path])
+    typer.echo(f"wrote {written} pairs to {html_path}", err=True)
     _cost_line(review)
 
 
@@ -417,7 +519,7 @@ def confirm_command(
     confirmed = 0
     try:
         with atomic_output(output_path, [items_path, proposals_path]) as out:
-            for proposal in proposals:
+            for proposal in _progress(proposals, "confirm", " proposals", len(proposals)):
                 result = confirmer.confirm(proposal, by_id)
                 confirmed += result.confirmed
                 if result.blocked_by is not None:
@@ -431,7 +533,7 @@ def confirm_command(
 
 @app.command("confirm-fixture")
 def confirm_fixture(
-    fixture: Path = typer.Option(Path("training/authority/fixture.jsonl"), "--fixture", help="The written cases."),
+    fixture: Path = _repository_option("training/authority/fixture.jsonl", "--fixture", help="The written cases."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score the authority confirmer on the written fixture, per category."""
@@ -465,7 +567,7 @@ def drift_command(
     gate = _pipeline(lexicon_dir).get_pipe("factwash_compare")
     try:
         with atomic_output(output_path, [chains_path]) as out:
-            for number, chain in enumerate(chains, start=1):
+            for number, chain in enumerate(_progress(chains, "drift", " chains", len(chains)), start=1):
                 report = drift(chain["versions"], gate)
                 out.write(json.dumps({"id": chain.get("id"), **report.to_dict()}, ensure_ascii=False) + "\n")
                 losses = ", ".join(f"{loss.type} at hop {loss.hop}" for loss in report.losses) or "no loss"
@@ -501,7 +603,8 @@ def bench(
         if any(not isinstance(m, str) for _, m in writes):
             _fail(f"{path}: every write needs a string 'memory'")
         try:
-            scores.append((path.stem, score_writes(next(iter(sets)), sources, writes, gate)))
+            scores.append((path.stem, score_writes(next(iter(sets)), sources, writes, gate, progress=lambda reports: (
+                _progress(reports, f"bench {path.stem}", " writes", len(writes))))))
         except ValueError as err:
             _fail(f"{path}: {err}")
     table = "\n".join([
@@ -557,7 +660,7 @@ def check_corpora(corpora: Optional[Path] = CORPORA_OPTION) -> None:
 def convert(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    out: Path = typer.Option(Path("training/corpus"), "--out", help="Where the DocBins go."),
+    out: Path = _repository_option("training/corpus", "--out", output=True, help="Where the DocBins go."),
 ) -> None:
     """Save each corpus half as a DocBin with gold cues in doc.spans["factwash_gold"]."""
     import spacy
@@ -573,7 +676,7 @@ def convert(
 @app.command()
 def split(
     corpora: Optional[Path] = CORPORA_OPTION,
-    out: Path = SPLITS_OPTION,
+    out: Path = _repository_option("training/splits", "--splits", output=True, help="The split files to write."),
     check: bool = typer.Option(False, "--check", help="Only check that the committed files match the rule."),
 ) -> None:
     """Halve BioScope, Szeged (by a stable hash of each document's title) and claim-strength into dev and test."""
@@ -619,7 +722,8 @@ def evaluate(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
     lexicon_dir: Optional[Path] = typer.Option(None, "--lexicon-dir", help="A lexicon folder (default: the packaged one)."),
-    output_dir: Path = typer.Option(Path("training/metrics"), "--output-dir", help="Where metrics JSON and table go."),
+    output_dir: Path = _repository_option("training/metrics", "--output-dir", output=True,
+                                          help="Where metrics JSON and table go."),
     errors: int = typer.Option(0, "--errors", min=0, help="Top false-firing entries and missed gold texts (dev only)."),
     parse: bool = typer.Option(False, "--parse", help="Run the shipped tagger and parser first, so the detectors "
                                                      "read cue sense from the parse (files get a -parse suffix)."),
@@ -707,10 +811,11 @@ def parse_cues(
 
 @app.command("readme-table")
 def readme_table(
-    table: Path = typer.Option(Path("training/metrics/table-test.md"), "--table", help="A table written by evaluate."),
-    readme: Path = typer.Option(Path("README.md"), "--readme", help="The README whose held-out table to replace."),
+    table: Path = _repository_option("training/metrics/table-test.md", "--table", help="A table written by evaluate."),
+    readme: Path = _repository_option("docs/evaluation.md", "--readme", "--doc",
+                                      help="The page whose held-out table to replace."),
 ) -> None:
-    """Write the measured held-out table into the README, between its markers."""
+    """Write the measured held-out table into its page (docs/evaluation.md), between its markers."""
     from .evaluation.readme import HELDOUT
 
     if not table.is_file():
@@ -721,7 +826,7 @@ def readme_table(
 
 @app.command("gate-sets")
 def gate_sets(
-    folder: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the pair sets."),
+    folder: Path = _repository_option("training/gate_sets", "--sets", help="The folder with the pair sets."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Score the gate on the written should-pass and flagging pair sets (per-type P/R, verdict confusion)."""
@@ -736,7 +841,7 @@ def gate_sets(
 @app.command("model-cost")
 def model_cost(
     corpora: Optional[Path] = CORPORA_OPTION,
-    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the written pair sets."),
+    sets: Path = _repository_option("training/gate_sets", "--sets", help="The folder with the written pair sets."),
     model: str = MODEL_OPTION,
     readme: Optional[Path] = README_OPTION,
 ) -> None:
@@ -784,8 +889,8 @@ def scope_eval(
     splits: Path = SPLITS_OPTION,
     parser: Optional[Path] = typer.Option(None, "--parser", help="A spaCy pipeline with a dependency parser (a "
                                                                    "folder): score the scope rules on its parse."),
-    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this README (test "
-                                                                   "half, no --parser: the table the README holds)."),
+    readme: Optional[Path] = typer.Option(None, "--readme", help="Also write the table into this page (test "
+                                                                   "half, no --parser: the table docs/evaluation.md holds)."),
 ) -> None:
     """Score cue scope on BioScope and CD-SCO: scope tokens P/R/F1 and PCS, given gold cues and end to end."""
     from .evaluation.readme import SCOPE
@@ -810,25 +915,30 @@ def scope_eval(
 def bench_gate(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The written pair sets."),
+    sets: Path = _repository_option("training/gate_sets", "--sets", help="The written pair sets."),
     polnear_pairs: int = typer.Option(10_000, "--polnear-pairs", min=0, help="How many PolNeAR test pairs to time."),
     stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Pairs in the memory-flatness stream."),
     long_sentences: int = typer.Option(5_000, "--long-sentences", min=0,
                                        help="Source sentences of the long-document pair (its memory takes every 10th)."),
+    growth_from: int = typer.Option(2_000, "--growth-from", min=1,
+                                    help="Sentences of the first repetitive source in the growth rows, doubled twice "
+                                         "(the cue-dense text has four times as many words)."),
 ) -> None:
     """Pairs per second of the gate (single process and n_process=2), peak memory, memory over a long stream,
     and one long document against the time to annotate it."""
     from .evaluation.evaluate import evaluation_pipeline
-    from .evaluation.gate_pairs import build_pairs
+    from itertools import islice
+
+    from .evaluation.gate_pairs import iter_pairs
     from .evaluation.gate_sets import written_pairs
     from .evaluation.work import dense_text, repetitive_document
     from .speed import gate_speed, growth, long_document_speed, per_call_speed, stream_memory
 
     written = written_pairs(sets)
     # speed only: the dev half has enough distinct PolNeAR pairs that no text repeats (no cache helps)
-    polnear = [(p.source, p.memory) for p in build_pairs(_corpora_root(corpora), splits, evaluation_pipeline(),
-                                                          rows=[("polnear", "ATTRIBUTION")], half="dev")]
-    polnear = polnear[:polnear_pairs]
+    polnear = [(p.source, p.memory) for p in islice(iter_pairs(_corpora_root(corpora), splits, evaluation_pipeline(),
+                                                               rows=[("polnear", "ATTRIBUTION")], half="dev"),
+                                                    polnear_pairs)]
     has_number = lambda pair: any(ch.isdigit() for ch in pair[0] + pair[1])  # noqa: E731
     named = {
         "written sets": written,
@@ -851,12 +961,26 @@ def bench_gate(
         floor, total = long_document_speed(" ".join(sources), " ".join(sources[::10]))
         typer.echo(f"  long document: {len(sources):,} source sentences, {len(sources[::10]):,} memory sentences: "
                    f"annotated in {floor:.2f} s, annotated and gated in {total:.2f} s ({total / floor:.1f}x the floor)")
-        for name, texts, sizes in (("repetitive source (sentences)", repetitive_document, (2_000, 4_000, 8_000)),
-                                   ("cue-dense text, no sentences (words)", dense_text, (8_000, 16_000, 32_000))):
+        for name, texts, first in (("repetitive source (sentences)", repetitive_document, growth_from),
+                                   ("cue-dense text, no sentences (words)", dense_text, 4 * growth_from)):
+            sizes = (first, 2 * first, 4 * first)
             rows = growth(texts, sizes)
             steps = ", ".join(f"{size:,}: annotate {a:.2f} s, compare {c:.2f} s" for size, a, c in rows)
             doubling = rows[-1][2] / rows[-2][2] if rows[-2][2] else float("nan")
             typer.echo(f"  {name}: {steps}; compare time x{doubling:.1f} for the last doubling (linear: x2)")
+
+
+@app.command("bench-start")
+def bench_start(
+    runs: int = typer.Option(5, "--runs", min=1, help="Fresh interpreters per command (the median is kept)."),
+    first_ever: bool = typer.Option(True, "--first-ever/--no-first-ever",
+                                    help="Also time a check in an empty cache folder (a machine's first use)."),
+) -> None:
+    """Cold start of a one-shot check in fresh interpreters, against `python -c "import spacy"` timed in the same
+    run: median wall and processor seconds, and their ratios to that floor."""
+    from .start_speed import cold_start, markdown_rows
+
+    typer.echo(markdown_rows(cold_start(runs, first_ever), runs))
 
 
 @app.command("gate-frank")
@@ -905,9 +1029,9 @@ def gate_summedits(
 def claim_gate_eval(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    sets: Path = typer.Option(Path("training/gate_sets"), "--sets", help="The folder with the written pair sets."),
-    before: Path = typer.Option(Path("training/claim_gate/before.json"), "--before",
-                                help="The recorded measurement of the gate before the claim level."),
+    sets: Path = _repository_option("training/gate_sets", "--sets", help="The folder with the written pair sets."),
+    before: Path = _repository_option("training/claim_gate/before.json", "--before",
+                                      help="The recorded measurement of the gate before the claim level."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Before and after the claim-level gate: the written sets, the corpus pairs (test halves), FRANK test,
@@ -938,7 +1062,8 @@ def claim_gate_eval(
 def strength_eval(
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
-    gate_sets: Path = typer.Option(Path("training/gate_sets"), "--gate-sets", help="The folder holding strength.jsonl."),
+    gate_sets: Path = _repository_option("training/gate_sets", "--gate-sets",
+                                         help="The folder holding strength.jsonl."),
     readme: Optional[Path] = README_OPTION,
 ) -> None:
     """Claim strength on the claim-strength test halves, certainty on its test split, step-ups on SummEdits."""
@@ -1054,8 +1179,8 @@ def parser_measure(
     output: Optional[Path] = typer.Option(None, "--output", help="Also write the figures here (JSON)."),
     repeat: int = typer.Option(3, min=1, help="Timed passes per pipeline, interleaved; the best is kept."),
     readme: Optional[Path] = README_OPTION,
-    published: Path = typer.Option(Path("training/parser/published.json"), "--published",
-                                   help="The published EWT figures the README table compares with."),
+    published: Path = _repository_option("training/parser/published.json", "--published",
+                                         help="The published EWT figures the README table compares with."),
 ) -> None:
     """POS, features, UAS and LAS on EWT dev and test (gold words), size on disk, speed against the floor."""
     from .evaluation.parser_build import figures_table, measure, published_figures
@@ -1188,7 +1313,13 @@ def review_approve(
 
 def main() -> None:
     """Entry point of ``python -m spacy_factwash`` and the ``spacy-factwash`` script."""
-    app(prog_name="python -m spacy_factwash")
+    from .gate.language import LanguageModelMissing
+
+    try:
+        app(prog_name="python -m spacy_factwash")
+    except LanguageModelMissing as err:
+        typer.echo(f"error: {err}", err=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

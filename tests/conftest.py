@@ -105,11 +105,18 @@ def cues_of(doc, label=None):
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
+def page_text(name: str) -> str:
+    """The documentation page that holds table ``name`` (``evaluation.readme.PAGES``)."""
+    from spacy_factwash.evaluation.readme import PAGES
+
+    return (ROOT / PAGES[name]).read_text(encoding="utf8")
+
+
 def readme_drift(name: str, measured: str):
     """How the README's table ``name`` differs from a measured table (empty when they agree)."""
     from spacy_factwash.evaluation.readme import extract_table, table_drift
 
-    return table_drift(extract_table(README.read_text(encoding="utf8"), name), measured)
+    return table_drift(extract_table(page_text(name), name), measured)
 
 
 def perturbed_drift(name: str, measured: str, row_start: str, cell: int, value: str):
@@ -119,7 +126,7 @@ def perturbed_drift(name: str, measured: str, row_start: str, cell: int, value: 
     row = next(line for line in measured.splitlines() if line.startswith(row_start))
     cells = row.split("|")
     cells[cell] = f" {value} "
-    readme = replace_table(README.read_text(encoding="utf8"), measured.replace(row, "|".join(cells)), name)
+    readme = replace_table(page_text(name), measured.replace(row, "|".join(cells)), name)
     return table_drift(extract_table(readme, name), measured)
 
 

@@ -8,6 +8,8 @@ from spacy_factwash import default_pipeline
 from spacy_factwash.evaluation.frank import markdown_table, read_pairs
 from spacy_factwash.evaluation.readme import FRANK, extract_table, replace_table, table_drift
 
+from conftest import page_text
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -23,13 +25,13 @@ def test_only_the_test_split_is_read_and_groups_follow_the_labels(corpora):
 
 
 def test_readme_frank_table_is_the_measured_table(measured):
-    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), FRANK), measured)
+    drift = table_drift(extract_table(page_text(FRANK), FRANK), measured)
     assert drift == [], "README FRANK table drifted from the measurement:\n" + "\n".join(drift)
 
 
 def test_frank_guard_names_a_perturbed_caption(measured):
     caption = measured.splitlines()[0]
     perturbed = measured.replace(caption, caption.replace("Lift", "Lyft"), 1)
-    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"), perturbed, FRANK)
+    readme = replace_table(page_text(FRANK), perturbed, FRANK)
     drift = table_drift(extract_table(readme, FRANK), measured)
     assert len(drift) == 1 and drift[0].startswith("caption differs")

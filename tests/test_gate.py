@@ -6,8 +6,6 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 import spacy
 
 import spacy_factwash

@@ -430,7 +430,9 @@ def test_the_readme_review_example_runs_and_shows_what_it_says(tmp_path, stub, m
 
     from mem0_local import mem0_config
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf8")
+    from spacy_factwash.evaluation.readme import PAGES, REVIEW_EXAMPLE
+
+    readme = (Path(__file__).resolve().parent.parent / PAGES[REVIEW_EXAMPLE]).read_text(encoding="utf8")
     block = readme.split("<!-- factwash:review-example:start -->\n```python\n", 1)[1].split("```", 1)[0]
     monkeypatch.chdir(tmp_path)
     namespace = {"config": mem0_config(tmp_path, stub.url, "readme")}

@@ -1,7 +1,13 @@
-"""What a clean install must give, and the speed benchmark's output on the real corpus."""
+"""What a clean install must give, and the speed benchmark's output on the real corpus.
 
+``.ci/run`` installs the package without ``-e``, so a subpackage or data file the build leaves out breaks every
+installed use while a source checkout still works: the build's lists are checked against the tree.
+"""
+
+import fnmatch
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import spacy_factwash
@@ -12,6 +18,7 @@ from spacy_factwash.lexicon import packaged_lexicon_dir
 from conftest import in_ci
 
 ROOT = Path(__file__).resolve().parent.parent
+SETUPTOOLS = pytest.importorskip("tomllib").loads((ROOT / "pyproject.toml").read_text(encoding="utf8"))["tool"]["setuptools"]
 
 
 def test_the_lexicons_ship_inside_the_installed_package():
@@ -78,9 +85,30 @@ def test_factwash_lemmas_keep_lemmas_already_set_and_work_on_a_foreign_vocab():
 
 def test_bench_gate_prints_rates_processes_and_stream_memory(corpora):
     result = CliRunner().invoke(app, ["bench-gate", "--corpora", str(corpora), "--polnear-pairs", "120",
-                                      "--stream-pairs", "300", "--long-sentences", "100"])
+                                      "--stream-pairs", "300", "--long-sentences", "100",
+                                      "--growth-from", "200"])
     assert result.exit_code == 0, result.output
     rates = [line for line in result.output.splitlines() if "pairs/s" in line]
     assert any("n_process=2" in line for line in rates) and any("n_process=1" in line for line in rates)
     assert "resident memory while streaming: 30: " in result.output and "growth from the first" in result.output
     assert "long document: 100 source sentences, 10 memory sentences: annotated in" in result.output
+    assert "repetitive source (sentences): 200: annotate" in result.output and "400: annotate" in result.output
+    assert "cue-dense text, no sentences (words): 800: annotate" in result.output and "3,200: annotate" in result.output
+
+
+def test_every_package_in_the_source_tree_is_built():
+    found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "spacy_factwash").rglob("__init__.py")}
+    missing = found - set(SETUPTOOLS["packages"])
+    assert not missing, f"packages in the tree that pyproject.toml does not build: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("package", [p for p in SETUPTOOLS["packages"] if p not in SETUPTOOLS.get("package-dir", {})])
+def test_every_data_file_beside_the_code_is_shipped(package):
+    """A package's non-Python files all match its package-data patterns (the lexicons and the parse pipeline, mapped
+    from top-level folders by package-dir, are left to the lexicon test above and tests/test_parser.py)."""
+    folder = ROOT / package.replace(".", "/")
+    patterns = SETUPTOOLS.get("package-data", {}).get(package, [])
+    data = [path.relative_to(folder).as_posix() for path in folder.iterdir()
+            if path.is_file() and path.suffix not in {".py", ".pyc"}]
+    missing = [name for name in data if not any(fnmatch.fnmatch(name, pattern) for pattern in patterns)]
+    assert not missing, f"{package}: files the wheel would leave out: {missing}"

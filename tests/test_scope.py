@@ -23,6 +23,8 @@ from spacy_factwash.evaluation.scope import (CEILING, GOLD, PREDICTED, RESOLVERS
                                              in_convention, markdown_table, punctuation, score_doc, scope_doc,
                                              scope_pipeline)
 
+from conftest import page_text
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # -- gold scopes as the corpora annotate them ---------------------------------------------------
@@ -282,7 +284,7 @@ def measured_scope_table(corpora):
 
 @pytest.mark.corpus
 def test_readme_scope_table_is_the_measured_table(measured_scope_table):
-    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), SCOPE), measured_scope_table)
+    drift = table_drift(extract_table(page_text(SCOPE), SCOPE), measured_scope_table)
     assert drift == [], "README scope table drifted from the measurement:\n" + "\n".join(drift)
 
 
@@ -291,7 +293,7 @@ def test_scope_guard_names_a_perturbed_figure(measured_scope_table):
     row = next(line for line in measured_scope_table.splitlines() if line.startswith("| CD-SCO | negation | gold |"))
     cells = row.split("|")
     cells[12] = " 0.99 "  # narrowed PCS
-    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"),
+    readme = replace_table(page_text(SCOPE),
                            measured_scope_table.replace(row, "|".join(cells)), SCOPE)
     drift = table_drift(extract_table(readme, SCOPE), measured_scope_table)
     assert len(drift) == 1 and drift[0].startswith("CD-SCO / negation / gold / narrowed PCS: README says 0.99")

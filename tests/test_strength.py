@@ -24,6 +24,8 @@ from spacy_factwash.lexicon import LexiconError, freeze
 from spacy_factwash.strength import Strength, StrengthCue, strengthened
 from spacy_factwash.strength.lexicon import STRENGTH_DATA, STRENGTH_FILES, load_strength_lexicon
 
+from conftest import page_text
+
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
 PACKAGED = ROOT / "lexicons" / "strength"
@@ -290,7 +292,7 @@ def measured(corpora):
 
 @pytest.mark.corpus
 def test_readme_strength_table_is_the_measured_table(measured):
-    drift = table_drift(extract_table((ROOT / "README.md").read_text(encoding="utf8"), STRENGTH), measured)
+    drift = table_drift(extract_table(page_text(STRENGTH), STRENGTH), measured)
     assert drift == [], "README strength table drifted from the measurement:\n" + "\n".join(drift)
 
 
@@ -298,7 +300,7 @@ def test_readme_strength_table_is_the_measured_table(measured):
 def test_strength_guard_names_a_perturbed_figure(measured):
     row = next(line for line in measured.splitlines() if line.startswith("| pubmed | macro |"))
     perturbed = measured.replace(row, row.replace("| 0.878 |", "| 0.999 |"), 1)
-    readme = replace_table((ROOT / "README.md").read_text(encoding="utf8"), perturbed, STRENGTH)
+    readme = replace_table(page_text(STRENGTH), perturbed, STRENGTH)
     drift = table_drift(extract_table(readme, STRENGTH), measured)
     assert drift == ["pubmed / macro / BioBERT F1: README says 0.999, measured 0.878"]
 

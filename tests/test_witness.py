@@ -155,29 +155,36 @@ def test_the_sample_is_stratified_and_fixed():
         stratified(units[:10], 40)
 
 
-def test_evaluate_witness_scores_both_on_the_same_sentences_and_counts_discarded_as_misses(corpora, tmp_path):
-    from pathlib import Path
+# a drawn sample as ``samples()`` draws it from the test halves (which test_models runs through ``evaluate --witness``)
+SAMPLE = {
+    "HEDGE": [(f"The {thing} may be faulty.", True) for thing in ("pump", "valve", "seal", "gauge", "fan")]
+    + [(f"The {thing} is faulty.", False) for thing in ("pump", "valve", "seal", "gauge", "fan")],
+    "ATTRIBUTION": [(f"{name} said the road is closed.", True) for name in ("Alice", "Bob", "Carol", "Dan", "Eve")]
+    + [(f"The {road} road is closed.", False) for road in ("north", "south", "east", "west", "main")],
+}
 
+
+def test_evaluate_witness_scores_both_on_the_same_sentences_and_counts_discarded_as_misses(tmp_path):
     from spacy_factwash.evaluation.evaluate import evaluation_pipeline
-    from spacy_factwash.evaluation.witness_eval import witness_scores
+    from spacy_factwash.evaluation.witness_eval import score_sample
 
     seen = []
     garbage = Witness(client=mock_client([{"hedges": True, "hedge_words": ["zzz-not-there"], "attributes": False,
                                            "attribution_words": []}], seen))
-    splits = Path(__file__).resolve().parent.parent / "training" / "splits"
     run = tmp_path / "run.jsonl"
-    scores = witness_scores(corpora, splits, evaluation_pipeline(), garbage, 10, run)
+    nlp = evaluation_pipeline()
+    scores = score_sample(SAMPLE, nlp, garbage, run)
     for label in ("HEDGE", "ATTRIBUTION"):
         witness, words = scores[label]["witness"], scores[label]["word_list"]
         assert witness["discarded"] == 10 and witness["tp"] == 0 and witness["fn"] == 5
-        assert words["tp"] + words["fn"] == 5 and scores[label]["missing"] == 0
+        assert words == {"tp": 5, "fp": 0, "fn": 0, "p": 1.0, "r": 1.0, "f1": 1.0} and scores[label]["missing"] == 0
     assert len(seen) == 20  # one call per sentence, each sentence alone
     records = [json.loads(line) for line in run.read_text().splitlines()]
     assert len(records) == 20 and all(r["witness"]["prompt"] == "witness-v2" for r in records)
-    again = witness_scores(corpora, splits, evaluation_pipeline(), garbage, 10, run)
+    again = score_sample(SAMPLE, nlp, garbage, run)
     assert again == scores and len(seen) == 20  # the re-run reads the run file and asks nothing
 
     down = Witness(client=mock_client([httpx.Response(500, json={})]))  # no reply at all: nothing to score
-    unanswered = witness_scores(corpora, splits, evaluation_pipeline(), down, 10, tmp_path / "down.jsonl")
+    unanswered = score_sample(SAMPLE, nlp, down, tmp_path / "down.jsonl")
     assert [unanswered[label]["missing"] for label in ("HEDGE", "ATTRIBUTION")] == [10, 10]
     assert (tmp_path / "down.jsonl").read_text() == ""  # so a re-run asks every sentence again

@@ -28,14 +28,15 @@ def segments(doc: Doc, spans_key: str = CUES_KEY) -> Iterator[Tuple[str, Optiona
 
     Overlapping cues of different classes yield the outermost one only.
     """
+    text = doc.text  # spaCy joins every token's text on each access of Doc.text: once, not once per cue
     position = 0
     for span in sorted(doc.spans.get(spans_key, []), key=lambda s: (s.start_char, -s.end_char)):
         if span.start_char < position:
             continue
-        yield doc.text[position:span.start_char], None
-        yield span.text, span
+        yield text[position:span.start_char], None
+        yield text[span.start_char:span.end_char], span
         position = span.end_char
-    yield doc.text[position:], None
+    yield text[position:], None
 
 
 def mark_cues(doc: Doc, spans_key: str = CUES_KEY) -> str:

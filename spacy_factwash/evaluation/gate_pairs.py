@@ -13,7 +13,7 @@ share of control pairs flagged for the class, and precision pooling both.
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Sequence, Set
+from typing import Dict, Iterable, Iterator, List, Sequence, Set
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -94,15 +94,28 @@ def attribution_pairs(doc: Doc) -> Iterator[GatePair]:
 def build_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS,
                 half: str = "test") -> List[GatePair]:
     """Every pair of every row, from one half (the test half for every reported accuracy figure)."""
-    pairs: List[GatePair] = []
+    return list(iter_pairs(root, split_dir, nlp, rows, half))
+
+
+def iter_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS,
+               half: str = "test") -> Iterator[GatePair]:
+    """The pairs of ``build_pairs`` in the same order, each corpus annotated only as far as its pairs are asked
+    for (the first pairs of a large half cost a batch, not the half)."""
     docs_by_corpus: Dict[str, List[Doc]] = {}
     for corpus, label in rows:
-        if corpus not in docs_by_corpus:
-            items = (to_doc(nlp, item) for item in read_half(root, corpus, half, split_dir))
-            docs_by_corpus[corpus] = list(nlp.pipe(items, batch_size=256))
-        for doc in docs_by_corpus[corpus]:
-            pairs.extend(attribution_pairs(doc) if corpus == "polnear" else removal_pairs(doc, corpus, label))
-    return pairs
+        if corpus in docs_by_corpus:
+            docs: Iterable[Doc] = docs_by_corpus[corpus]
+        else:
+            docs = _annotated(read_half(root, corpus, half, split_dir), nlp, docs_by_corpus.setdefault(corpus, []))
+        for doc in docs:
+            yield from attribution_pairs(doc) if corpus == "polnear" else removal_pairs(doc, corpus, label)
+
+
+def _annotated(items: Iterable, nlp: Language, kept: List[Doc]) -> Iterator[Doc]:
+    """The gold items as annotated Docs, each also kept in ``kept`` for the corpus's next row."""
+    for doc in nlp.pipe((to_doc(nlp, item) for item in items), batch_size=256):
+        kept.append(doc)
+        yield doc
 
 
 def score_pairs(pairs: Sequence[GatePair], gate) -> Dict[str, object]:

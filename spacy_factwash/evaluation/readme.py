@@ -1,6 +1,7 @@
-"""Keeping the README's measured tables tethered to a measurement.
+"""Keeping the documentation's measured tables tethered to a measurement.
 
-The README holds each table between two markers named for it
+A page of the documentation (``PAGES``: most in ``docs/evaluation.md``) holds
+each table between two markers named for it
 (``<!-- factwash:heldout-table:start -->`` ...). ``replace_table`` writes a
 freshly measured table there; ``table_drift`` compares the README's table
 with a measured one cell by cell and names every figure that differs, so a
@@ -23,6 +24,14 @@ SCOPE = "scope-table"
 PARSER = "parser-table"
 PARSE_CUES = "parse-cue-table"
 CLAIM_GATE = "claim-gate-table"
+REVIEW_EXAMPLE = "review-example"
+
+EVALUATION_PAGE = "docs/evaluation.md"
+# the page, relative to the repository root, that holds each table
+PAGES = {HELDOUT: EVALUATION_PAGE, GATE: EVALUATION_PAGE, GATE_CORPUS: EVALUATION_PAGE, FRANK: EVALUATION_PAGE,
+         SCOPE: EVALUATION_PAGE, CLAIM_GATE: EVALUATION_PAGE, AUTHORITY: "docs/authority.md", BENCH: "docs/memory.md",
+         REVIEW_EXAMPLE: "docs/memory.md", MODEL_COST: "docs/gate.md", STRENGTH: "docs/strength.md",
+         PARSER: "docs/parser.md", PARSE_CUES: "docs/parser.md", SUMMEDITS: "docs/parser.md"}
 
 
 def _markers(name: str):

@@ -113,7 +113,11 @@ def witness_scores(root: Path, splits: Path, nlp, witness, per_class: int, run_p
     An exhausted budget stops the run with ``BudgetExhausted``; the results so
     far stay in the run file and a re-run continues from them.
     """
-    drawn = samples(root, splits, nlp, per_class, seed)
+    return score_sample(samples(root, splits, nlp, per_class, seed), nlp, witness, run_path)
+
+
+def score_sample(drawn: Dict[str, List[Tuple[str, bool]]], nlp, witness, run_path: Path) -> Dict[str, dict]:
+    """The witness and the word list on a drawn sample, asking only what ``run_path`` does not hold yet."""
     with RunFile(run_path) as run:
         run_sample(drawn, nlp, witness, run)
         return score_records(run, drawn)

@@ -25,13 +25,18 @@ from .checks import CHECKS, Pair
 from .checks.base import excerpt
 from .claims import DocClaims, LemmaKey, Reading, build_claims
 from .policy import REJECT, REWRITE, verdict
-from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Report
+from .language import not_english, too_short
+from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
 from .words import GateWords
 
 DEFAULT_CONFIG = {
     "threshold": 0.25,
     "min_source_values": 2,
     "disabled": [],
+    "check_language": True,
+    "min_language_score": 0.6,
+    "max_english_share": 0.4,
+    "min_language_words": 4,
     "windows": None,
     "neighbour_words": None,
 }
@@ -41,12 +46,17 @@ class CompareComponent:
     """Compare a memory Doc with its source Doc and gate it."""
 
     def __init__(self, nlp: Language, name: str, *, threshold: float, min_source_values: int,
-                 disabled: Sequence[str], retired: Sequence[str] = ()) -> None:
+                 disabled: Sequence[str], check_language: bool = True, min_language_score: float = 0.6,
+                 max_english_share: float = 0.4, min_language_words: int = 4,
+                 retired: Sequence[str] = ()) -> None:
         unknown = set(disabled) - set(CHANGE_TYPES) - set(INFORMATIONAL_TYPES)
         if unknown:
             raise ValueError(f"{name}: unknown change types in 'disabled': {sorted(unknown)}")
         if not 0 < threshold <= 1:
             raise ValueError(f"{name}: threshold must be in (0, 1], got {threshold}")
+        for setting, value in (("min_language_score", min_language_score), ("max_english_share", max_english_share)):
+            if not 0 < value <= 1:
+                raise ValueError(f"{name}: {setting} must be in (0, 1], got {value}")
         if min_source_values < 1:
             raise ValueError(f"{name}: min_source_values must be 1 or more, got {min_source_values}")
         for setting in retired:
@@ -57,6 +67,10 @@ class CompareComponent:
         self.threshold = threshold
         self.min_source_values = min_source_values
         self.disabled = tuple(disabled)
+        self.check_language = check_language
+        self.min_language_score = min_language_score
+        self.max_english_share = max_english_share
+        self.min_language_words = min_language_words
         self.words = GateWords(nlp.vocab, nlp.tokenizer)
         self.key = LemmaKey(nlp)
         self._evidentials: Tuple[Optional[str], FrozenSet[str]] = (None, frozenset())
@@ -102,6 +116,11 @@ class CompareComponent:
         version = memory.user_data.get(LEXICON_VERSION_KEY) or source.user_data.get(LEXICON_VERSION_KEY)
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
+        digest = memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, "")
+        foreign = self.not_english(source, memory)
+        if foreign:
+            return Report(verdict((), (), not_english=True), [], [], list(ALWAYS_NOT_CHECKED) + list(CHANGE_TYPES),
+                          version, lexicon_digest=digest, not_english=foreign)
         source_claims, memory_claims = self.claims(source), self.claims(memory)
         alignments = align(source_claims.claims, memory_claims.claims, self.threshold)
         aligned_to: Dict[int, List] = {}
@@ -126,14 +145,26 @@ class CompareComponent:
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
             self._not_checked(source, memory), version, notes, empty, len(memory_claims.clauses.sentences),
-            lexicon_digest=memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, ""),
+            lexicon_digest=digest,
         )
+
+    def not_english(self, source: Doc, memory: Doc) -> List[LanguageFinding]:
+        """The texts of the pair confidently not in English (``gate/language.py``); none when the config turned
+        the check off (``check_language = false``)."""
+        if not self.check_language:
+            return []
+        sentences = [excerpt(sentence) for sentence in memory.sents] if memory.has_annotation("SENT_START") else []
+        return not_english([("source", source.text), ("memory", memory.text)], self.min_language_score,
+                           self.max_english_share, self.min_language_words, sentences)
 
     def _not_checked(self, source: Doc, memory: Doc) -> List[str]:
         """What no check covered: always ``broadened`` and ``weakened``; the checks the config disabled; claim
-        strength when the pipeline has no ``factwash_strength`` to read it."""
+        strength when the pipeline has no ``factwash_strength`` to read it; the language, when the check is off or
+        the pair is too short to tell it."""
         missing = [] if STRENGTH_KEY in source.spans and STRENGTH_KEY in memory.spans else ["strengthened_causality"]
-        return list(ALWAYS_NOT_CHECKED) + [t for t in self.disabled if t not in missing] + missing
+        texts = [("source", source.text), ("memory", memory.text)]
+        language = ["language"] if not self.check_language or too_short(texts, self.min_language_words) else []
+        return list(ALWAYS_NOT_CHECKED) + [t for t in self.disabled if t not in missing] + missing + language
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
         """spaCy's stream protocol: single Docs pass through unchanged (use ``pipe_pairs`` to gate)."""
@@ -267,9 +298,12 @@ def _once(changes: Sequence[Change]) -> List[Change]:
 
 @Language.factory("factwash_compare", default_config=DEFAULT_CONFIG)
 def make_compare(nlp: Language, name: str, threshold: float, min_source_values: int, disabled: List[str],
+                 check_language: bool, min_language_score: float, max_english_share: float, min_language_words: int,
                  windows: Optional[Dict[str, int]], neighbour_words: Optional[int]) -> CompareComponent:
     """The gate, its settings from the config (``windows`` and ``neighbour_words`` are retired: accepted, with a
     warning, so a pipeline saved before the claim-level gate still loads)."""
     retired = [name for name, value in (("windows", windows), ("neighbour_words", neighbour_words)) if value is not None]
     return CompareComponent(nlp, name, threshold=threshold, min_source_values=min_source_values, disabled=disabled,
+                            check_language=check_language, min_language_score=min_language_score,
+                            max_english_share=max_english_share, min_language_words=min_language_words,
                             retired=retired)

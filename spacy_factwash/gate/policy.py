@@ -8,13 +8,15 @@ REWRITE = frozenset({"dropped_attribution", "strengthened_certainty", "dropped_c
                      "dropped_approximation", "strengthened_causality"})
 
 
-def verdict(change_types: Iterable[str], uncheckable: Sequence[object], empty_memory: bool = False) -> str:
-    """reject > rewrite > uncheckable > pass; an empty memory is uncheckable, never passed."""
+def verdict(change_types: Iterable[str], uncheckable: Sequence[object], empty_memory: bool = False,
+            not_english: bool = False) -> str:
+    """reject > rewrite > uncheckable > pass; an empty memory, or a pair not in English (which the gate does not
+    read, so it finds no change there), is uncheckable, never passed."""
     types = set(change_types)
     if types & REJECT:
         return "reject"
     if types & REWRITE:
         return "rewrite"
-    if uncheckable or empty_memory:
+    if uncheckable or empty_memory or not_english:
         return "uncheckable"
     return "pass"

@@ -20,13 +20,20 @@ import re
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache, wraps
+from importlib import import_module
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.strings import get_string_id
 from spacy.tokens import Span
 
+from . import plurals
+from .cache_files import cache_folder
+from .compiled_patterns import keeping_compiled
+
 UNITS_FILE = Path(__file__).with_name("units.json")
+QUANTULUM_LANGUAGE = "en_US"
+WARM_UP = "between one and 2.5 km"  # a first parse, which makes quantulum3 build its unit tables and regexes
 DIMENSIONLESS = "dimensionless"
 BEFORE, AFTER = 3, 4  # tokens read on each side of a number
 PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
@@ -85,8 +92,11 @@ class Quantity:
         return self.entity != DIMENSIONLESS
 
 
-# quantulum3 functions that return a set of operator or range words, which it joins into regex alternations
-ORDERED_WORDS = ("multiplication_operators", "division_operators", "operators", "ranges", "uncertainties")
+# quantulum3 functions that return a set of operator or range words, which it joins into regex alternations (or,
+# for the grouping and decimal marks, character classes: the same meaning in any order, but one pattern text, so
+# that its compiled program is kept once)
+ORDERED_WORDS = ("multiplication_operators", "division_operators", "operators", "ranges", "uncertainties",
+                 "grouping_operators", "decimal_operators")
 
 
 def _in_fixed_order(words):
@@ -112,16 +122,27 @@ def _parser():
     """quantulum3's parser, imported once (its optional classifier is not needed), read the same way in every
     process. quantulum3 builds its regexes from Python sets and breaks ties between units by set order, so what it
     reads ("0.5 /mL" with or without its unit) changed with the string hash seed (quantulum3 issue #230); its set
-    words are put in a fixed order and its cached regexes rebuilt from them."""
-    with warnings.catch_warnings():
+    words are put in a fixed order and its cached regexes rebuilt from them. Its plurals come from a table recorded
+    once (``plurals.py``), so inflect is not imported, and its large regexes from programs compiled once
+    (``compiled_patterns.py``); the tables quantulum3 builds on its first parse are built here, and the plurals
+    they asked for recorded when the table lacked any."""
+    folder = cache_folder()
+    path = None if folder is None else plurals.table_path(folder)
+    with warnings.catch_warnings(), plurals.plurals_from_table(path) as table:
         warnings.filterwarnings("ignore", message="Classifier dependencies not installed")
         from quantulum3 import load, no_classifier, parser, regex
+        import_module(f"quantulum3._lang.{QUANTULUM_LANGUAGE}.parser")  # imports inflect, for its plurals
+    if folder is not None:
+        regex.re = keeping_compiled(folder)
     for name in ORDERED_WORDS:
         if not hasattr(getattr(regex, name), "__wrapped__"):
             setattr(regex, name, _in_fixed_order(getattr(regex, name)))
     if not hasattr(no_classifier.disambiguate_no_classifier, "__wrapped__"):
         no_classifier.disambiguate_no_classifier = _by_name(no_classifier.disambiguate_no_classifier)
     load._CACHE_DICT.clear()  # regexes built before this point were built in hash order
+    parser.parse(WARM_UP)
+    if table is not None and table.added:
+        plurals.write_table(table, path)
     return parser
 
 

@@ -65,6 +65,16 @@ class Change:
     source_claim: Optional[Excerpt] = None
 
 
+@dataclass(frozen=True)
+class LanguageFinding:
+    """A text of the pair the gate did not read: which side, the language found and the model's probability."""
+
+    side: str  # "source", "memory", or "source and memory" (two short texts read together)
+    language: str  # ISO 639 code, as the model gives it ("de", "es", "fr", ...)
+    score: float
+    sentence: Optional[Excerpt] = None  # the memory sentence read, when one sentence was (offsets in the memory)
+
+
 @dataclass
 class Report:
     """The gate's answer for one (source, memory) pair."""
@@ -78,6 +88,7 @@ class Report:
     empty_memory: bool = False
     memory_sentences: int = 0
     lexicon_digest: str = ""  # sha256 of the lexicon files as loaded: two different lexicons never share it
+    not_english: List[LanguageFinding] = field(default_factory=list)  # set: nothing was checked (uncheckable)
 
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-safe dict with every field."""
@@ -86,6 +97,12 @@ class Report:
     def __str__(self) -> str:
         digest = f", {self.lexicon_digest[:19]}" if self.lexicon_digest else ""
         lines = [f"verdict: {self.verdict}  (lexicon {self.lexicon_version}{digest})"]
+        for finding in self.not_english:
+            verbs = ("are", "read") if " and " in finding.side else ("is", "reads")
+            where = f"'s sentence [{finding.sentence.start_char}:{finding.sentence.end_char}] " \
+                    f"{finding.sentence.text!r}" if finding.sentence else ""
+            lines.append(f"  the {finding.side}{where} {verbs[0]} not English ({verbs[1]} as '{finding.language}', "
+                         f"probability {finding.score:.2f}): nothing was checked")
         if self.empty_memory:
             lines.append("  the memory is empty: nothing could be checked")
         for change in self.changes:

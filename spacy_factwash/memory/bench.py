@@ -11,7 +11,7 @@ on the domain, and scores compare only within one stimulus set.
 import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Sequence, Tuple
 
 FLAGGED = ("rewrite", "reject")
 Z95 = 1.959963984540054
@@ -49,14 +49,16 @@ class BenchScore:
         return asdict(self)
 
 
-def score_writes(stimulus_set: str, sources: Mapping[str, str], writes: Sequence[Tuple[str, str]], gate) -> BenchScore:
-    """Gate every (stimulus id, memory) write against its source and score the system."""
+def score_writes(stimulus_set: str, sources: Mapping[str, str], writes: Sequence[Tuple[str, str]], gate,
+                 progress: Callable[[Iterable], Iterable] = iter) -> BenchScore:
+    """Gate every (stimulus id, memory) write against its source and score the system (``progress`` wraps the
+    stream of reports, for a progress bar)."""
     unknown = sorted({sid for sid, _ in writes} - set(sources))
     if unknown:
         raise ValueError(f"writes name stimuli that are not in set {stimulus_set!r}: {unknown[:5]}")
     verdicts: Counter = Counter()
     types: Counter = Counter()
-    for report in gate.pipe_pairs((sources[sid], memory) for sid, memory in writes):
+    for report in progress(gate.pipe_pairs((sources[sid], memory) for sid, memory in writes)):
         verdicts[report.verdict] += 1
         types.update(change.type for change in report.changes)
     checkable = len(writes) - verdicts["uncheckable"]

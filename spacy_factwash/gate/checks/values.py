@@ -117,10 +117,10 @@ def _read_quantities(claims: DocClaims, sentence: Span) -> List[Quantity]:
     reading = claims.reading
     if reading.shadow is None:
         return list(quantities(sentence))
-    found = []
+    found, text, offset = [], sentence.text, sentence.start_char  # the sentence's text, not the Doc's joined anew
     for q in quantities(reading.span(sentence)):
         start, end = reading.original(q.start_char, q.end_char)
-        found.append(replace(q, start_char=start, end_char=end, surface=sentence.doc.text[start:end]))
+        found.append(replace(q, start_char=start, end_char=end, surface=text[start - offset:end - offset]))
     return found
 
 
@@ -196,7 +196,7 @@ def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
             return [pair.change("changed_value", f"the memory gives {q.surface!r} for what the source counts as "
                                 f"{', '.join(repr(s.quantity.surface) for s in counted)}: a value moved to "
                                 "another noun", values=described)]
-    source = _closest(same, pair.source)
+    source = _closest(same, pair.source, value)
     changes += _bounds(pair, value, source, pool, described)
     if _only_binary(source.quantity, q):
         changes.append(pair.change("ambiguous_unit", f"{q.surface!r} equals {source.quantity.surface!r} only "
@@ -205,10 +205,13 @@ def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
     return changes
 
 
-def _closest(same: Sequence[Value], claim: Claim) -> Value:
-    """Of the source values equal to a memory value, one inside the aligned claim if there is one."""
-    inside = _inside(same, claim)
-    return (inside or list(same))[0]
+def _closest(same: Sequence[Value], claim: Claim, value: Value) -> Value:
+    """Of the source values equal to a memory value, the one it reads as: inside the aligned claim if one is,
+    counting the same noun if one does ("about 5 servers and 5 disks": the memory's "5 servers" is the first),
+    and then bounded alike ("about Alice 5 5" copied: the plain 5 is the plain 5)."""
+    candidates = _inside(same, claim) or list(same)
+    candidates = [s for s in candidates if value.noun is not None and s.noun == value.noun] or candidates
+    return next((s for s in candidates if s.bound == value.bound), candidates[0])
 
 
 def _spread(pair: Pair, source: Value, pool: Sequence[Value]) -> bool:

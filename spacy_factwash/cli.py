@@ -147,16 +147,32 @@ def _write_readme_table(readme: Path, table: str, name: str) -> None:
 CORPORA_OPTION = typer.Option(None, "--corpora", help=f"The corpora folder (default: ${CORPORA_ENV}).")
 README_OPTION = typer.Option(None, "--readme", "--doc", help="Also write the table into this page between its markers (each table's page: evaluation.readme.PAGES, most in docs/evaluation.md).")
 SPLITS_OPTION = _repository_option("training/splits", "--splits", help="The committed split files.")
+LEXICON_DIR_OPTION = typer.Option(
+    None, "--lexicon-dir", file_okay=False,
+    help="A frozen cue lexicon folder to judge with instead of the packaged one (freeze-lexicons makes one; the "
+         "factwash_cues/lexicons folder of a saved pipeline is one, its added entries included).",
+)
+
+
+def _pipeline(lexicon_dir: Optional[Path], max_length: Optional[int] = None):
+    """The pipeline a command annotates with; a lexicon folder that cannot be used ends the command in one line."""
+    from .lexicon import LexiconError
+    from .pipeline import pipeline_on
+
+    try:
+        return pipeline_on(lexicon_dir, max_length)
+    except LexiconError as err:
+        _fail(str(err))
 
 
 @app.command()
 def cues(
     text: str = typer.Argument(..., help="The text to annotate."),
     as_json: bool = typer.Option(False, "--json", help="Print the cues as JSON instead of marked text."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Print TEXT with its cues marked, and one line per cue: offsets, lexicon entry, source."""
     from .cues.display import cue_rows, mark_cues
-    from .pipeline import load
     from .stream import cue_dicts
 
     from .textfile import surrogate_problem
@@ -164,7 +180,7 @@ def cues(
     problem = surrogate_problem(text)
     if problem:
         _fail(problem)
-    nlp = load()
+    nlp = _pipeline(lexicon_dir)
     if not text.strip():
         typer.echo("empty text: nothing to annotate (no cues)")
         return
@@ -226,6 +242,7 @@ def annotate(
     scheduler: Optional[str] = SCHEDULER_OPTION,
     workers: int = WORKERS_OPTION,
     partition_lines: int = PARTITION_LINES_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Stream a corpus through the default pipeline and write its cues as JSONL.
 
@@ -242,11 +259,14 @@ def annotate(
     if not os.access(input_path, os.R_OK):
         _fail(f"{input_path}: not readable")
     if scheduler is not None:
+        if lexicon_dir is not None:
+            _fail("--lexicon-dir does not reach Dask workers yet: run without --scheduler (or --n-process N)", 2)
         return _on_cluster("annotate", input_path, output_path, scheduler, n_workers=workers, max_length=max_length,
                            batch_size=batch_size, skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines)
+    _pipeline(lexicon_dir, max_length)  # a lexicon folder that cannot be used ends the command here, in one line
     try:
         summary = annotate_file(input_path, output_path, max_length=max_length, batch_size=batch_size,
-                                n_process=n_process, skip_bad_lines=skip_bad_lines,
+                                n_process=n_process, skip_bad_lines=skip_bad_lines, lexicon_dir=lexicon_dir,
                                 progress=lambda items: _progress(items, "annotate", " lines", _line_count(input_path)))
     except (OutputError, ScaleError) as err:
         _fail(str(err))
@@ -356,6 +376,7 @@ def check_command(
     max_usd: float = MAX_USD_OPTION,
     cache: Optional[Path] = CACHE_OPTION,
     no_cache: bool = NO_CACHE_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Gate one rewrite against its source and print the report.
 
@@ -371,7 +392,7 @@ def check_command(
 
     source_text, memory_text = _check_text(source, source_file, "source"), _check_text(memory, memory_file, "memory")
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
-    report = inspect(source_text, memory_text, review=review)
+    report = inspect(source_text, memory_text, review=review, nlp=_pipeline(lexicon_dir))
     typer.echo(json.dumps(report.to_dict(), ensure_ascii=False) if as_json else str(report))
     _cost_line(review)
     if review is not None and review.meter.refused:
@@ -403,6 +424,7 @@ def gate(
     fail_on: Optional[FailOn] = typer.Option(None, "--fail-on", case_sensitive=False,
                                              help="Exit with the worst verdict's status (3 uncheckable, 4 rewrite, 5 "
                                                   "reject) when a report is this bad or worse (default: exit 0)."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Gate a stream of (source, memory) pairs; a summary of verdicts and change types at the end.
 
@@ -419,14 +441,13 @@ def gate(
     """
     from .gating import ResumeMismatch, gate_file
     from .outputs import OutputError
-    from .pipeline import default_pipeline
     from .scale import ScaleError
 
     if not input_path.is_file():
         _fail(f"{input_path}: no such file")
     if scheduler is not None:
-        if resume or witness or unsupported:
-            _fail("--scheduler runs without --resume, --witness and --unsupported", 2)
+        if resume or witness or unsupported or lexicon_dir is not None:
+            _fail("--scheduler runs without --resume, --witness, --unsupported and --lexicon-dir", 2)
         return _on_cluster("gate", input_path, output_path, scheduler, n_workers=workers, batch_size=batch_size,
                            skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines)
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
@@ -434,7 +455,7 @@ def gate(
     if resume and total is not None and output_path.is_file():
         total = max(0, total - (_line_count(output_path) or 0))
     try:
-        summary = gate_file(input_path, output_path, default_pipeline(), resume=resume, skip_bad_lines=skip_bad_lines,
+        summary = gate_file(input_path, output_path, _pipeline(lexicon_dir), resume=resume, skip_bad_lines=skip_bad_lines,
                             batch_size=batch_size, n_process=n_process, review=review,
                             progress=lambda items: _progress(items, "gate", " pairs", total))
     except (OutputError, ResumeMismatch, ScaleError) as err:
@@ -464,6 +485,7 @@ def report(
     max_usd: float = MAX_USD_OPTION,
     cache: Optional[Path] = CACHE_OPTION,
     no_cache: bool = NO_CACHE_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """A page a person can work through, for one pair or thousands: counts per verdict and change type at the top
     (each a filter and a jump link), then each change with the memory sentence beside its source sentence.
@@ -475,7 +497,6 @@ def report(
     from .gating import BUDGET_STOP
     from .html_report import page
     from .outputs import OutputError, check_output
-    from .pipeline import default_pipeline
     from .stream import read_pairs
 
     if not input_path.is_file():
@@ -485,7 +506,7 @@ def report(
     except OutputError as err:
         _fail(str(err))
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
-    nlp = default_pipeline()
+    nlp = _pipeline(lexicon_dir)
     gate = nlp.get_pipe("factwash_compare")
     written = 0
 
@@ -519,11 +540,13 @@ def confirm_command(
     proposals_path: Path = typer.Argument(..., help="A JSONL file of proposals (type, source_item_id, target_item_id, "
                                                     "quote, scope_terms, confidence)."),
     output_path: Path = typer.Option(Path("confirmations.jsonl"), "--output", help="Where to write the confirmations."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Confirm or refuse each proposal against the items; a summary of confirmed and blocking rules at the end."""
     import json
     from collections import Counter
 
+    from .authority.confirm import Confirmer
     from .outputs import OutputError, atomic_output
     from .pipeline import default_confirmer
 
@@ -531,7 +554,7 @@ def confirm_command(
     bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
     if bad:
         _fail(f"{items_path}:{bad[0]}: an item needs an id and a string text")
-    confirmer = default_confirmer()
+    confirmer = default_confirmer() if lexicon_dir is None else Confirmer(_pipeline(lexicon_dir))
     by_id = {item["id"]: item["text"] for item in items}
     blocked: Counter = Counter()
     confirmed = 0
@@ -568,13 +591,13 @@ def confirm_fixture(
 def drift_command(
     chains_path: Path = typer.Argument(..., help='A JSONL file with {"id", "versions": [v0, v1, ...]} a line.'),
     output_path: Path = typer.Option(Path("drift.jsonl"), "--output", help="Where to write one drift report per chain."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Gate every hop of each rewrite chain and the chain end to end; say on which hop each loss happened."""
     import json
 
     from .memory.drift import drift
     from .outputs import OutputError, atomic_output
-    from .pipeline import default_pipeline
 
     chains = _records(chains_path)
     bad = next((number for number, chain in enumerate(chains, start=1)
@@ -582,7 +605,7 @@ def drift_command(
                 or not all(isinstance(v, str) for v in chain["versions"])), None)
     if bad is not None:
         _fail(f"{chains_path}:{bad}: 'versions' must be a list of at least two strings")
-    gate = default_pipeline().get_pipe("factwash_compare")
+    gate = _pipeline(lexicon_dir).get_pipe("factwash_compare")
     try:
         with atomic_output(output_path, [chains_path]) as out:
             for number, chain in enumerate(_progress(chains, "drift", " chains", len(chains)), start=1):
@@ -601,11 +624,11 @@ def bench(
     stimuli_path: Path = typer.Argument(..., help='The stimulus set: {"stimulus_set", "id", "source"} a line.'),
     writes_paths: List[Path] = typer.Argument(..., help='One or more files of writes: {"stimulus_id", "memory"} a line.'),
     readme: Optional[Path] = README_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Score a memory system's writes: flag rate (95% Wilson interval), uncheckable share, abstention, change types."""
     from .evaluation.readme import BENCH
     from .memory.bench import markdown_rows, score_writes
-    from .pipeline import default_pipeline
 
     stimuli = _records(stimuli_path)
     sets = {s.get("stimulus_set") for s in stimuli}
@@ -614,7 +637,7 @@ def bench(
     if any(not isinstance(s.get("id"), str) or not isinstance(s.get("source"), str) for s in stimuli):
         _fail(f"{stimuli_path}: every stimulus needs a string 'id' and 'source'")
     sources = {s["id"]: s["source"] for s in stimuli}
-    gate = default_pipeline().get_pipe("factwash_compare")
+    gate = _pipeline(lexicon_dir).get_pipe("factwash_compare")
     scores = []
     for path in writes_paths:
         writes = [(w.get("stimulus_id"), w.get("memory")) for w in _records(path)]

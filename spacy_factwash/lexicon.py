@@ -20,10 +20,19 @@ may say where its speaker usually stands: ``"source": "before"`` ("Alice
 said") or ``"after"`` ("according to Alice"). An entry of the gate's word
 lists (``lexicons/gate/``) may carry a ``value``: what the words mean to a
 check (a direction "up", a stance "deny", the id of an antonym's entry).
+
+Entries added at run time (``CueComponent.add_entries``) are validated as
+these lines are, carry provenance ``{"source": "user"}``, and are kept in a
+further file, ``user.jsonl`` (one file for every class; each line names its
+label). A set holding them lists that file in its manifest beside the
+frozen files' digests, under the frozen version suffixed ``+user``: its
+digest differs from the frozen set's, so a report tells which lexicon
+judged it, and a saved pipeline verifies the added entries like the rest.
 """
 
 import hashlib
 import json
+from collections import abc
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -45,6 +54,9 @@ MANIFEST = "manifest.json"
 ROLES = ("cue", "exclusion")
 SOURCE_SIDES = ("before", "after")
 UNFROZEN_SUFFIX = "+unfrozen"
+USER_FILE = "user.jsonl"
+USER_SUFFIX = "+user"
+USER_SOURCE = "user"
 
 
 class LexiconError(ValueError):
@@ -111,6 +123,20 @@ class LexiconSet:
         """The entries (cues and exclusions) of one cue class."""
         return [e for e in self.entries if e.label == label]
 
+    def with_entries(self, added: Sequence[Entry]) -> "LexiconSet":
+        """This set with user entries appended to its ``user.jsonl``, listed in its manifest under the version
+        suffixed ``+user``. The frozen files' digests stay as the manifest had them, so a set loaded unverified
+        is not frozen by adding to it."""
+        lines = "".join(json.dumps(entry.to_dict(), ensure_ascii=False, sort_keys=True) + "\n" for entry in added)
+        user = self.files.get(USER_FILE, b"") + lines.encode("utf8")
+        manifest = json.loads(self.manifest.decode("utf8"))
+        manifest["files"][USER_FILE] = sha256(user)
+        if not manifest["version"].endswith(USER_SUFFIX):
+            manifest["version"] += USER_SUFFIX
+        version = manifest["version"] + ("" if self.verified else UNFROZEN_SUFFIX)
+        return LexiconSet(version, self.entries + tuple(added), {**self.files, USER_FILE: user},
+                          (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf8"), self.verified)
+
     def get(self, entry_id: str) -> Entry:
         """The entry with this id; KeyError when the set has none."""
         return self.by_id[entry_id]
@@ -155,6 +181,8 @@ def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = Tru
     if not manifest_path.is_file():
         raise LexiconError(f"{manifest_path}: lexicon manifest not found")
     files = {name: _read(folder, name) for name in (*class_files, *data_files)}
+    if (folder / USER_FILE).is_file():
+        files[USER_FILE] = _read(folder, USER_FILE)
     return lexicons_from_bytes(files, manifest_path.read_bytes(), origin=str(folder), verify=verify,
                                class_files=class_files, data_files=data_files)
 
@@ -163,24 +191,30 @@ def lexicons_from_bytes(
     files: Mapping[str, bytes], manifest: bytes, *, origin: str, verify: bool = True,
     class_files: Mapping[str, str] = CLASS_FILES, data_files: Sequence[str] = (),
 ) -> LexiconSet:
-    """Parse and verify a lexicon set given as file contents (from disk or a pipeline's bytes)."""
+    """Parse and verify a lexicon set given as file contents (from disk or a pipeline's bytes).
+
+    The user entries (``user.jsonl``) are read when the manifest lists them or the file is there; verified,
+    the one needs the other.
+    """
     manifest_data = _parse_manifest(manifest, f"{origin}/{MANIFEST}")
     version = manifest_data["version"]
-    for name in data_files:
+    user = (USER_FILE,) if USER_FILE in files or USER_FILE in manifest_data["files"] else ()
+    for name in (*data_files, *user):
         if name not in files:
             raise LexiconError(f"{origin}/{name}: lexicon file not found")
     if verify:
-        _verify_digests(files, manifest_data["files"], origin, version, (*class_files, *data_files))
+        _verify_digests(files, manifest_data["files"], origin, version, (*class_files, *data_files, *user))
     entries: List[Entry] = []
-    seen: Dict[str, str] = {}
+    by_id: Dict[str, Entry] = {}
     for name, label in class_files.items():
         if name not in files:
             raise LexiconError(f"{origin}/{name}: lexicon file not found")
         for entry in parse_entries(files[name], f"{origin}/{name}", label):
-            if entry.id in seen:
-                raise LexiconError(f"{entry.origin}: duplicate entry id {entry.id!r} (first at {seen[entry.id]})")
-            seen[entry.id] = entry.origin
-            entries.append(entry)
+            entries.append(_unique(entry, by_id))
+    if user:
+        labels = tuple(dict.fromkeys(class_files.values()))
+        for at, raw in _lines(files[USER_FILE], f"{origin}/{USER_FILE}"):
+            entries.append(_unique(user_entry(raw, at, labels), by_id))
     if not verify:
         version += UNFROZEN_SUFFIX
     return LexiconSet(version, tuple(entries), dict(files), manifest, verified=verify)
@@ -222,8 +256,17 @@ def _verify_digests(files: Mapping[str, bytes], digests: Mapping[str, str], orig
             )
 
 
-def parse_entries(data: bytes, where: str, label: str) -> Iterable[Entry]:
-    """Parse one class file, naming file and line for every malformed entry."""
+def _unique(entry: Entry, by_id: Dict[str, Entry]) -> Entry:
+    """The entry, recorded in ``by_id``; refused, naming where the id first stood, when the set has its id."""
+    first = by_id.get(entry.id)
+    if first is not None:
+        raise LexiconError(f"{entry.origin}: duplicate entry id {entry.id!r} (first at {first.origin})")
+    by_id[entry.id] = entry
+    return entry
+
+
+def _lines(data: bytes, where: str) -> Iterable[Tuple[str, Any]]:
+    """Each non-empty line of a JSONL file, decoded, with its ``file:line``."""
     try:
         text = data.decode("utf8")
     except UnicodeDecodeError as err:
@@ -233,10 +276,42 @@ def parse_entries(data: bytes, where: str, label: str) -> Iterable[Entry]:
             continue
         at = f"{where}:{number}"
         try:
-            raw = json.loads(line)
+            yield at, json.loads(line)
         except json.JSONDecodeError as err:
             raise LexiconError(f"{at}: invalid JSON ({err.msg})") from None
+
+
+def parse_entries(data: bytes, where: str, label: str) -> Iterable[Entry]:
+    """Parse one class file, naming file and line for every malformed entry."""
+    for at, raw in _lines(data, where):
         yield _entry_from_dict(raw, at, label)
+
+
+def user_entries(raw_entries: Iterable[Any], labels: Sequence[str], known: Mapping[str, Entry],
+                 where: str = "add_entries") -> List[Entry]:
+    """Entries given at run time, validated as a class file's lines are (each named ``where[n]``), with ids new
+    to ``known`` and to each other."""
+    if isinstance(raw_entries, (str, bytes, dict)) or not isinstance(raw_entries, abc.Iterable):
+        raise LexiconError(f"{where}: entries must be a list of entry objects, got {type(raw_entries).__name__}")
+    by_id = dict(known)
+    return [_unique(user_entry(raw, f"{where}[{number}]", labels), by_id)
+            for number, raw in enumerate(raw_entries, start=1)]
+
+
+def user_entry(raw: Any, at: str, labels: Sequence[str]) -> Entry:
+    """One user entry: its label one of ``labels``, its provenance ``user`` (given so or left out), and the rest
+    checked as in a class file."""
+    if not isinstance(raw, dict):
+        return _entry_from_dict(raw, at, "")  # refused: not an object
+    if raw.get("label") not in labels:
+        raise LexiconError(f"{at}: label must be one of {', '.join(labels)}, got {raw.get('label')!r}")
+    provenance = raw.get("provenance", {"source": USER_SOURCE})
+    if isinstance(provenance, dict) and provenance.get("source", USER_SOURCE) != USER_SOURCE:
+        raise LexiconError(f"{at}: an added entry's provenance source is {USER_SOURCE!r}, got "
+                           f"{provenance['source']!r}")
+    if isinstance(provenance, dict):
+        provenance = {**provenance, "source": USER_SOURCE}
+    return _entry_from_dict({**raw, "provenance": provenance}, at, raw["label"])
 
 
 def _entry_from_dict(raw: Any, at: str, label: str) -> Entry:
@@ -288,12 +363,14 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
            data_files: Sequence[str] = ()) -> Dict[str, Any]:
     """Re-write a folder's manifest with this version and the files' current digests.
 
-    The class files are parsed first, so a malformed list can never be frozen.
+    The set is read as a load reads it first (the user entries of ``user.jsonl`` too, when the folder has
+    them), so a malformed list or a duplicate id can never be frozen.
     """
     folder = Path(path)
-    files = {name: _read(folder, name) for name in (*class_files, *data_files)}
-    for name, label in class_files.items():
-        list(parse_entries(files[name], str(folder / name), label))
+    user = (USER_FILE,) if (folder / USER_FILE).is_file() else ()
+    files = {name: _read(folder, name) for name in (*class_files, *data_files, *user)}
     manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
-    write_text(folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    text = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    lexicons_from_bytes(files, text.encode("utf8"), origin=str(folder), class_files=class_files, data_files=data_files)
+    write_text(folder / MANIFEST, text)
     return manifest

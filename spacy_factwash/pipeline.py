@@ -6,6 +6,7 @@ spaCy's lookup lemmatizer, set as one array per Doc).
 """
 
 from functools import lru_cache
+from typing import Optional
 
 import spacy
 from spacy.language import Language
@@ -15,8 +16,12 @@ from .textfile import surrogate_problem
 DEFAULT_MAX_LENGTH = 10_000_000
 
 
-def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False) -> Language:
+def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False, lexicon_dir: Optional[str] = None) -> Language:
     """Build the default pipeline, or with ``parse=True`` the same on top of the shipped parse pipeline.
+
+    ``lexicon_dir`` is a frozen cue lexicon folder to use instead of the packaged one (made with
+    ``freeze-lexicons``, or the ``lexicons`` folder of a saved pipeline's ``factwash_cues``, user entries
+    included); it is read, verified and compiled at the first document.
 
     ``max_length`` is raised above spaCy's 1,000,000 characters because no
     component of the default pipeline keeps a parser's per-token memory; a
@@ -36,13 +41,13 @@ def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False) -> Language:
         nlp = spacy.blank("en")
         nlp.add_pipe("sentencizer")
     nlp.max_length = max_length
-    return add_factwash(nlp)
+    return add_factwash(nlp, lexicon_dir)
 
 
-def add_factwash(nlp: Language) -> Language:
+def add_factwash(nlp: Language, lexicon_dir: Optional[str] = None) -> Language:
     """Add the lookup lemmas, the cue component and the gate to a pipeline (a user's own, or the one above)."""
     nlp.add_pipe("factwash_lemmas")
-    nlp.add_pipe("factwash_cues")
+    nlp.add_pipe("factwash_cues", config={"lexicon_dir": None if lexicon_dir is None else str(lexicon_dir)})
     nlp.add_pipe("factwash_strength")
     nlp.add_pipe("factwash_compare")
     return nlp
@@ -54,9 +59,21 @@ def default_pipeline() -> Language:
     return load()
 
 
-def inspect(source: str, memory: str, *, review=None) -> "Report":
+def pipeline_on(lexicon_dir: Optional[str] = None, max_length: Optional[int] = None) -> Language:
+    """The default pipeline, or one on the cue lexicon folder (and ``max_length``) given, its lexicon read and
+    verified now, so that a bad folder is refused before any input is read."""
+    if lexicon_dir is None and max_length is None:
+        return default_pipeline()
+    nlp = load(max_length=max_length or DEFAULT_MAX_LENGTH, lexicon_dir=lexicon_dir)
+    nlp.get_pipe("factwash_cues").initialize()
+    return nlp
+
+
+def inspect(source: str, memory: str, *, review=None, nlp: Optional[Language] = None) -> "Report":
     """Compare a memory with its source and return the full report.
 
+    ``nlp`` (optional) is the pipeline to judge with (one from ``load(lexicon_dir=...)``, or a loaded one
+    whose cue component has entries added); it needs ``factwash_compare``. The default pipeline otherwise.
     ``review`` (optional) is a callable ``review(report, source_doc, memory_doc)``
     that returns the report after model components have seen it, for example
     ``spacy_factwash.models.review.Review.build(witness=True)``.
@@ -67,15 +84,18 @@ def inspect(source: str, memory: str, *, review=None) -> "Report":
         problem = surrogate_problem(value, name)
         if problem:
             raise ValueError(f"inspect: {problem}")
-    nlp = default_pipeline()
+    nlp = default_pipeline() if nlp is None else nlp
+    if "factwash_compare" not in nlp.pipe_names:
+        raise ValueError(f"inspect: the pipeline given has no factwash_compare (its components: "
+                         f"{', '.join(nlp.pipe_names) or 'none'}); build it with spacy_factwash.load()")
     source_doc, memory_doc = nlp.pipe([source, memory])
     report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
     return report if review is None else review(report, source_doc, memory_doc)
 
 
-def check(source: str, memory: str) -> str:
-    """The gate: the verdict alone ("pass", "rewrite", "reject" or "uncheckable")."""
-    return inspect(source, memory).verdict
+def check(source: str, memory: str, *, nlp: Optional[Language] = None) -> str:
+    """The gate: the verdict alone ("pass", "rewrite", "reject" or "uncheckable"), on ``nlp`` when given."""
+    return inspect(source, memory, nlp=nlp).verdict
 
 
 @lru_cache(maxsize=1)

@@ -232,9 +232,10 @@ def output_record(item: InputLine, doc: Doc) -> Dict[str, Any]:
 
 
 def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch_size: int = 256,
-                  n_process: int = 1, skip_bad_lines: bool = False,
+                  n_process: int = 1, skip_bad_lines: bool = False, lexicon_dir: Optional[Path] = None,
                   progress: Callable[[Iterable], Iterable] = iter) -> AnnotateSummary:
-    """Annotate every line of ``input_path`` with the default pipeline into one JSONL file, in order.
+    """Annotate every line of ``input_path`` with the default pipeline (on ``lexicon_dir``'s cue lexicon when
+    given) into one JSONL file, in order.
 
     The output is written through ``outputs.atomic_output`` (never over the
     input; renamed into place when the run ends, the records before a stop
@@ -251,8 +252,9 @@ def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch
 
         from .scale.stream import annotate_stream
 
-        results = annotate_stream(partial(load, max_length), items, batch_size=batch_size, n_workers=n_process)
+        results = annotate_stream(partial(load, max_length, lexicon_dir=lexicon_dir), items, batch_size=batch_size,
+                                  n_workers=n_process)
     else:
-        results = annotate_records(load(max_length=max_length), items, batch_size=batch_size)
+        results = annotate_records(load(max_length=max_length, lexicon_dir=lexicon_dir), items, batch_size=batch_size)
     with atomic_output(output_path, [input_path]) as out:
         return write_records(out.write, progress(results), input_path, skip_bad_lines)

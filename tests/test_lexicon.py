@@ -119,6 +119,8 @@ def test_a_broken_manifest_is_named(lexicon_copy):
 def test_lexicons_are_loaded_once_per_component_not_per_document(nlp, monkeypatch):
     import spacy_factwash.cues.matcher as matcher_module
 
+    nlp("Alice might come.")  # the component reads its lexicon at its first document at the latest
+
     def refuse(*args, **kwargs):
         raise AssertionError("lexicons loaded while annotating")
 

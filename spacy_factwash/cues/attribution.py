@@ -11,6 +11,7 @@ drops reporting words in another sense ("the state of Texas", "a comment
 section", "heard a noise").
 """
 
+import re
 from typing import List, Optional
 
 from spacy.tokens import Doc, Span, Token
@@ -34,13 +35,25 @@ BETWEEN_SPEAKER_AND_VERB = frozenset(
 )
 DETERMINERS = frozenset("the a an this that these those his her their our my your its one some several".split())
 NOT_A_SPEAKER = frozenset({"it", "there", "this", "that"})
+PHRASE_MARKS = frozenset({"'s", "’s", "-", "&"})  # marks inside a speaker phrase ("Alice's manager", "AT&T")
+MARKDOWN_HEADING = re.compile(r"[ \t]{0,3}#{1,6}[ \t]")
 
 
 def _ends_phrase(token: Token) -> bool:
-    """Whether a token cannot belong to a speaker phrase."""
-    if token.is_punct:
-        return token.text not in {"'s", "’s", "-", "&"}
+    """Whether a token cannot belong to a speaker phrase: punctuation, a symbol or emoji (no letter or digit),
+    or a word that starts a clause."""
+    if token.text in PHRASE_MARKS:
+        return False
+    if token.is_punct or not any(char.isalnum() for char in token.text):
+        return True
     return token.lower_ in CLAUSE_WORDS
+
+
+def _in_heading(doc: Doc, start: int) -> bool:
+    """Whether a token stands on a markdown heading line ("## Notes from Alice"): a title, not a reporting
+    clause."""
+    at = doc[start].idx
+    return MARKDOWN_HEADING.match(doc.text, doc.text.rfind("\n", 0, at) + 1) is not None
 
 
 def _speaker_before(doc: Doc, cue: Span) -> Optional[Span]:
@@ -94,8 +107,9 @@ class AttributionDetector(CueDetector):
     name = "attribution"
 
     def keep(self, doc: Doc, cue: Match) -> bool:
-        """With a parse, drop reporting words in another sense ("the state of Texas", "added salt"; sense.py)."""
-        return holds_sense(doc, cue, self.label)
+        """Drop a reporting word on a markdown heading line ("## Notes from Alice"), and, with a parse, one in
+        another sense ("the state of Texas", "added salt"; sense.py)."""
+        return not _in_heading(doc, cue.start) and holds_sense(doc, cue, self.label)
 
     def source_of(self, doc: Doc, cue: Span, entry: Entry) -> Optional[Span]:
         """The speaker on the entry's side; a verb with nobody before it looks after (", said Alice")."""

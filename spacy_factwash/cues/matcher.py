@@ -3,20 +3,27 @@
 ``factwash_cues`` (``factory.py``) runs all five detectors; ``factwash_hedge``
 and its siblings (registered beside each detector) run one. Either way the component:
 
-1. loads a verified lexicon set once, when it is built (or loaded from disk),
-   and compiles it into one matcher (``anchored.py``): phrases on LOWER,
-   token patterns run only around their anchors;
+1. is built empty, like spaCy's SpanRuler, and gets its verified lexicon set
+   once: from ``initialize`` (``[initialize.components.factwash_cues]``:
+   ``lexicon_dir`` and ``entries``), from ``from_disk``/``from_bytes`` (the
+   set saved with the pipeline, so a saved pipeline needs no source folder),
+   or, for a component added and used straight away, from its configured
+   ``lexicon_dir`` (the packaged set when null) at its first document; the
+   set is compiled once into one matcher (``anchored.py``): phrases on LOWER,
+   token patterns run only around their anchors. ``add_entries`` adds user
+   entries at run time (validated as the files' lines are) to that matcher;
 2. per document, matches on the text as a reader sees it (``normalise.py``:
    shouted words, zero-width and look-alike characters, compatibility forms;
    a text that needs none of it is matched as it is), and hands each class's
    raw matches to its detector;
 3. writes the resolved cues to ``doc.spans[spans_key]`` (replacing only its
    own classes, so single-class components compose), attribution sources to
-   ``doc.spans["factwash_sources"]``, and the lexicon version to
-   ``doc.user_data["factwash_lexicon_version"]``.
+   ``doc.spans["factwash_sources"]`` (always there, empty when no speaker was
+   found), and the lexicon version and digest to ``doc.user_data``.
 
-Serialization writes the exact lexicon files and manifest into the pipeline,
-so a saved pipeline keeps the lexicon version it was built with.
+Serialization writes the exact lexicon files and manifest into the pipeline
+(with ``user.jsonl`` when entries were added), so a saved pipeline keeps the
+lexicon version it was built with.
 """
 
 from functools import partial
@@ -31,7 +38,9 @@ from spacy.pipeline.span_ruler import overlapping_labeled_spans_score
 from spacy.tokens import Doc, Span
 from spacy.util import SimpleFrozenList, registry
 
-from ..lexicon import CLASS_FILES, MANIFEST, Entry, LexiconSet, lexicons_from_bytes, load_lexicons
+from ..lexicon import (
+    CLASS_FILES, MANIFEST, USER_FILE, Entry, LexiconSet, lexicons_from_bytes, load_lexicons, user_entries,
+)
 from .anchored import AnchoredMatcher
 from .base import CueDetector, Match
 from .clauses import scope_spans
@@ -104,7 +113,8 @@ class CueComponent(Pipe):
         self.scope_style = scope_style
         self.scorer = partial(scorer, spans_key=spans_key) if scorer is not None else None
         self.extension_names = register_extensions(extension_prefix, spans_key, SOURCES_KEY, SCOPES_KEY)
-        self.set_lexicons(load_lexicons(lexicon_dir, verify=verify_lexicons))
+        self.lexicon_dir = lexicon_dir
+        self._lexicons: Optional[LexiconSet] = None  # set by initialize, from_disk/from_bytes, or the first document
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -113,20 +123,57 @@ class CueComponent(Pipe):
 
     @property
     def lexicon_version(self) -> str:
-        """The version of the lexicon set in use (suffixed ``+unfrozen`` when not verified)."""
+        """The version of the lexicon set in use (suffixed ``+user`` with added entries, ``+unfrozen`` when not
+        verified)."""
         return self.lexicons.version
+
+    @property
+    def lexicons(self) -> LexiconSet:
+        """The lexicon set in use; a component neither initialized nor loaded reads its configured
+        ``lexicon_dir`` (the packaged set when null) the first time it is asked."""
+        if self._lexicons is None:
+            self.set_lexicons(load_lexicons(self.lexicon_dir, verify=self.verify_lexicons))
+        return self._lexicons
+
+    def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
+                   lexicon_dir: Optional[str] = None, entries: Optional[Iterable[dict]] = None) -> None:
+        """Load and compile the lexicon set (``nlp.initialize()``, ``spacy assemble``): the frozen set in
+        ``lexicon_dir`` (the component's configured folder, or the packaged set, when null), then ``entries``
+        added as by ``add_entries``. Settings come from ``[initialize.components.<name>]``."""
+        self.set_lexicons(load_lexicons(lexicon_dir or self.lexicon_dir, verify=self.verify_lexicons))
+        if entries:
+            self.add_entries(entries)
+
+    def add_entries(self, entries: Iterable[dict]) -> List[Entry]:
+        """Add lexicon entries at run time, as SpanRuler's ``add_patterns``: each a dict written as a line of a
+        class file (``id``, ``label``, ``pattern``; ``role``, ``source``, ``value`` optional), validated the same
+        way, of a class this component writes, with an id the set does not have. They carry provenance
+        ``user``, change the set's digest and version (``+user``), and are saved with the pipeline. Returns the
+        entries added."""
+        added = user_entries(entries, self.labels, self.lexicons.by_id)
+        if not added:
+            return added
+        self._lexicons = self.lexicons.with_entries(added)
+        for entry in added:
+            self._compile(entry)
+        self.case_forms = case_forms(self._lexicons.entries, self.tokenizer)
+        return added
 
     def set_lexicons(self, lexicons: LexiconSet) -> None:
         """Compile the matchers for a lexicon set; done once, never per document."""
-        self.lexicons = lexicons
+        self._lexicons = lexicons
         # match key (the entry id's hash) -> (label, entry id, is it an exclusion), resolved once here
         self.entries: Dict[int, Tuple[str, str, bool]] = {}
         self.matcher = AnchoredMatcher(self.vocab)
-        for label in self.labels:
-            for entry in lexicons.for_label(label):
-                key = self.matcher.add_entry(entry, self.tokenizer)
-                self.entries[key] = (label, entry.id, entry.role == "exclusion")
+        for entry in lexicons.entries:
+            if entry.label in self.detectors:
+                self._compile(entry)
         self.case_forms = case_forms(lexicons.entries, self.tokenizer)
+
+    def _compile(self, entry: Entry) -> None:
+        """Add one entry to the matcher and remember what its match key stands for."""
+        key = self.matcher.add_entry(entry, self.tokenizer)
+        self.entries[key] = (entry.label, entry.id, entry.role == "exclusion")
 
     def explain(self, cue: Span) -> Entry:
         """The lexicon entry behind a cue span: its pattern, role and provenance."""
@@ -134,8 +181,9 @@ class CueComponent(Pipe):
 
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one document with resolved cues of this component's classes."""
+        lexicons = self.lexicons  # read and compiled here when neither initialized nor loaded
         read, shadow = reading(doc, self.case_forms, self.tokenizer)
-        found = self._resolve(read)
+        found = self._resolve(read, lexicons)
         cues: List[Span] = []
         sources: List[Span] = []
         for cue, entry_id, source in found:
@@ -145,10 +193,10 @@ class CueComponent(Pipe):
             if source is not None:
                 sources.append(Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cues[-1]),
                                     span_id=entry_id))
-        self._write(doc, cues, sources)
+        self._write(doc, cues, sources, lexicons)
         return doc
 
-    def _resolve(self, doc: Doc) -> List[Tuple[Span, str, Optional[Span]]]:
+    def _resolve(self, doc: Doc, lexicons: LexiconSet) -> List[Tuple[Span, str, Optional[Span]]]:
         """Each resolved cue of ``doc`` (the Doc itself or its shadow) with its entry id and speaker span."""
         raw: Dict[str, Tuple[List[Match], List[Match]]] = {}
         for key, start, end in self.matcher(doc):
@@ -163,13 +211,13 @@ class CueComponent(Pipe):
             for start, end, key in detector.resolve(doc, candidates, exclusions):
                 label, entry_id, _ = self.entries[key]
                 cue = Span(doc, start, end, label=label)
-                found.append((cue, entry_id, detector.source_of(doc, cue, self.lexicons.get(entry_id))))
+                found.append((cue, entry_id, detector.source_of(doc, cue, lexicons.get(entry_id))))
         return found
 
-    def _write(self, doc: Doc, cues: List[Span], sources: List[Span]) -> None:
+    def _write(self, doc: Doc, cues: List[Span], sources: List[Span], lexicons: LexiconSet) -> None:
         """Replace this component's classes in the span groups, keeping other classes' spans.
 
-        The sources group is only created when there is a source to keep. The scopes group (``clauses.py``:
+        The sources group is always written (empty when no speaker was found). The scopes group (``clauses.py``:
         the clauses each cue qualifies) is worked out again from every cue in the group, so single-class
         components composed in one pipeline give the scopes ``factwash_cues`` gives.
         """
@@ -181,16 +229,15 @@ class CueComponent(Pipe):
         doc.spans[self.spans_key] = cues
         if SOURCES_KEY in doc.spans:
             sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
-        if sources:
-            doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
+        doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
         if self.scope_style is None:
             scopes = scope_spans(doc, cues, sources)
         else:
             scopes = narrowed_scope_spans(doc, cues, sources, self.scope_style)
         if scopes or SCOPES_KEY in doc.spans:
             doc.spans[SCOPES_KEY] = scopes
-        doc.user_data[LEXICON_VERSION_KEY] = self.lexicon_version
-        doc.user_data[LEXICON_DIGEST_KEY] = self.lexicons.digest
+        doc.user_data[LEXICON_VERSION_KEY] = lexicons.version
+        doc.user_data[LEXICON_DIGEST_KEY] = lexicons.digest
 
     # -- serialization: the lexicon files travel with the pipeline ---------------------------
 
@@ -198,7 +245,7 @@ class CueComponent(Pipe):
         return {**self.lexicons.files, MANIFEST: self.lexicons.manifest}
 
     def _load_payload(self, payload: Dict[str, bytes], origin: str) -> None:
-        files = {name: payload[name] for name in CLASS_FILES if name in payload}
+        files = {name: payload[name] for name in (*CLASS_FILES, USER_FILE) if name in payload}
         if MANIFEST not in payload:
             raise ValueError(f"{origin}: the saved component has no lexicon manifest")
         self.set_lexicons(lexicons_from_bytes(files, payload[MANIFEST], origin=origin, verify=self.verify_lexicons))

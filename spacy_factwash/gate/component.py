@@ -74,7 +74,17 @@ class CompareComponent:
         self.min_language_words = min_language_words
         self.words = GateWords(nlp.vocab, nlp.tokenizer)
         self.key = LemmaKey(nlp)
-        self.evidentials = evidential_entries(nlp)
+        self._evidentials: Tuple[Optional[str], FrozenSet[str]] = (None, frozenset())
+
+    @property
+    def evidentials(self) -> FrozenSet[str]:
+        """The evidential entries of the cue lexicon the pipeline uses now (entries added at run time count),
+        read once per lexicon digest: not when the gate is built, so a pipeline loads its lexicon once."""
+        cues = cue_component(self.nlp)
+        digest = cues.lexicons.digest if cues is not None else None
+        if digest != self._evidentials[0]:
+            self._evidentials = (digest, evidential_entries(cues))
+        return self._evidentials[1]
 
     def __call__(self, doc: Doc) -> Doc:
         """A single Doc passes through unchanged: comparing needs a pair."""
@@ -87,7 +97,8 @@ class CompareComponent:
         return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow))
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
-                      aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence]) -> List[Change]:
+                      aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence],
+                      evidentials: FrozenSet[str]) -> List[Change]:
         """The checks on a memory claim and its best source claims. Tied exact copies of the memory claim: the
         copy that leaves the fewest rejections, then rewrites (the memory copies that one faithfully). Tied
         claims the memory claim merged: every one of them, since the memory answers for all it took."""
@@ -95,7 +106,7 @@ class CompareComponent:
         found = []
         for candidate in _distinct(alignment.candidates):
             pair = Pair(alignment.memory, candidate, version, self.words.version, source, memory, aligned_to,
-                        aligned_from, self.min_source_values, alignment.candidates, self.evidentials)
+                        aligned_from, self.min_source_values, alignment.candidates, evidentials)
             found.append([c for check in CHECKS for c in check(pair) if c.type not in self.disabled])
         if alignment.exact:
             return min(found, key=_weight)
@@ -120,11 +131,13 @@ class CompareComponent:
         aligned_from = {alignment.memory.index: alignment.candidates for alignment in alignments}
         changes: List[Change] = []
         uncheckable = [excerpt(sentence) for sentence in _uncopied(memory_claims.unclaimed, source_claims)]
+        evidentials = self.evidentials
         for alignment in alignments:
             if not alignment.candidates:
                 uncheckable.append(alignment.memory.excerpt())
                 continue
-            changes.extend(self._pair_changes(alignment, source_claims, memory_claims, aligned_to, aligned_from))
+            changes.extend(self._pair_changes(alignment, source_claims, memory_claims, aligned_to, aligned_from,
+                                              evidentials))
         changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
@@ -190,10 +203,14 @@ class CompareComponent:
             return [(self.compare(docs[2 * i], docs[2 * i + 1]), context) for i, (_, context) in enumerate(batch)]
 
 
-def evidential_entries(nlp: Language) -> FrozenSet[str]:
-    """The attribution entries of the pipeline's cue lexicon that name no speaker side: evidentials."""
-    cues = next((pipe for name, pipe in nlp.pipeline if hasattr(pipe, "lexicons") and name.startswith("factwash_")
+def cue_component(nlp: Language):
+    """The pipeline's cue component that writes attributions, or None."""
+    return next((pipe for name, pipe in nlp.pipeline if hasattr(pipe, "lexicons") and name.startswith("factwash_")
                  and "ATTRIBUTION" in getattr(pipe, "labels", ())), None)
+
+
+def evidential_entries(cues) -> FrozenSet[str]:
+    """The attribution entries of a cue component's lexicon that name no speaker side: evidentials."""
     if cues is None:
         return frozenset()
     return frozenset(e.id for e in cues.lexicons.for_label("ATTRIBUTION") if e.source_side is None and e.role == "cue")

@@ -46,6 +46,10 @@ POINTS_AFTER = re.compile(r"^\s*points?\b", re.IGNORECASE)
 MINUS_BEFORE = re.compile(r"\b(minus|negative)\s*$", re.IGNORECASE)
 UNIT_AFTER = re.compile(r"^\s*([A-Za-z]+)")
 TRAILING_FUNCTION_WORD = re.compile(r"\s+(at|in|on|to|a|an|the|for|of|by|and|or|as|with)$", re.IGNORECASE)
+# "quarter" as a period of the year ("the fourth quarter", "2 quarters in a row", "the quarter to June"), with its
+# ordinal: quantulum3 reads it as a fraction (0.25, "fourth" 0.25 too). A fraction is "a/one/three quarter(s)".
+PERIOD_QUARTER = re.compile(r"\b(?:(?:first|second|third|fourth|final|1st|2nd|3rd|4th)[\s-]+)?quarters?\b", re.IGNORECASE)
+FRACTION_BEFORE = re.compile(r"\b(?:a|one|three)[\s-]+$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -187,13 +191,23 @@ def _read(quantity, text: str) -> Tuple[float, str, str, str, int, int]:
 def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int, bool, bool], ...]:
     """(value, unit, entity, surface, start, end, ranged, path) for each value quantulum3 finds in ``text``."""
     found = []
-    original, text = text, RANGE_WORDS.sub(lambda m: m.group().lower(), text)  # same length: offsets stay
+    original, text = text, _blank_period_quarters(RANGE_WORDS.sub(lambda m: m.group().lower(), text))  # same length
     for quantity in _parser().parse(text):
         value, unit, entity, surface, start, end = _read(quantity, original)
         for reading, ranged, path in _values(quantity, text):
             found.append((reading * value / float(quantity.value) if quantity.value else reading, unit, entity,
                           surface, start, end, ranged, path))
     return tuple(found)
+
+
+def _blank_period_quarters(text: str) -> str:
+    """The text with each "quarter" that names a period (and its ordinal) blanked to spaces, so that it is never
+    read as a value; offsets stay."""
+    def blank(match: re.Match) -> str:
+        fraction = match.group().lower().startswith("quarter") and FRACTION_BEFORE.search(text[:match.start()])
+        return match.group() if fraction else " " * len(match.group())
+
+    return PERIOD_QUARTER.sub(blank, text)
 
 
 def number_windows(span: Span) -> List[Tuple[Span, Span]]:

@@ -18,7 +18,7 @@ CHANGE_TYPES = (
     "dropped_approximation",
     "strengthened_causality",
 )
-INFORMATIONAL_TYPES = ("introduced_time", "introduced_value", "ambiguous_unit")
+INFORMATIONAL_TYPES = ("introduced_time", "introduced_value", "moved_value", "ambiguous_unit")
 ALWAYS_NOT_CHECKED = ("broadened", "weakened")
 VERDICTS = ("pass", "rewrite", "reject", "uncheckable")
 

@@ -10,7 +10,9 @@
   sentence gives at least ``min_source_values``.
 - ``dropped_approximation``: "about", "up to", "at least" or a range the
   memory states as a plain point.
-- notes: ``introduced_value`` (a value where the source sentence had none)
+- notes: ``introduced_value`` (a value no sentence of the source gives, where
+  the aligned source sentence had none), ``moved_value`` (one the source
+  gives in another sentence only)
   and ``ambiguous_unit`` (a data size that matches only if a decimal prefix
   is read as a binary one).
 
@@ -103,6 +105,12 @@ def sentence_values(claims: DocClaims, claim: Claim) -> List[Value]:
     return found
 
 
+def document_values(claims: DocClaims) -> List[Value]:
+    """The values of every sentence of a Doc that holds a claim (each sentence read once)."""
+    first = {claim.clause.sentence: claim for claim in reversed(claims.claims)}
+    return [v for claim in first.values() for v in sentence_values(claims, claim)]
+
+
 def _read_quantities(claims: DocClaims, sentence: Span) -> List[Quantity]:
     """The quantities of a sentence, read on the normalised text ("5\u200b0 GB" is 50 GB) with offsets and
     surfaces of the original."""
@@ -163,16 +171,23 @@ def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
     if not same:
         if value.soft:
             return []
+        elsewhere = [s for s in document_values(pair.source_claims) if not s.soft and same_quantity(s.quantity, q)]
         if not [s for s in pool if not s.soft]:
-            return [pair.change("introduced_value", f"the memory gives {q.surface!r}, which the source sentence "
-                                "never had", values={"memory": value.describe()}, check="changed_value")]
+            if elsewhere:
+                return [pair.change("moved_value", f"the memory gives {q.surface!r} here; the source gives it in "
+                                    "another sentence, not in the one this claim aligns to",
+                                    values={"memory": value.describe(), "source": [s.describe() for s in elsewhere]},
+                                    check="changed_value")]
+            return [pair.change("introduced_value", f"the memory gives {q.surface!r}, which no claim of the source "
+                                "gives", values={"memory": value.describe()}, check="changed_value")]
         same_number = [s for s in pool if q.has_unit and s.quantity.has_unit and same_value(s.quantity.value, q.value)]
         if same_number:
             s = same_number[0].quantity
             return [pair.change("changed_unit", f"the memory keeps the value but says {q.unit} ({q.surface!r}) where "
                                 f"the source says {s.unit} ({s.surface!r})", values=described)]
-        return [pair.change("changed_value", f"the memory says {q.surface!r}; the source says "
-                            f"{', '.join(repr(s.quantity.surface) for s in pool)}", values=described)]
+        also = f" (the source gives {q.surface!r} in another sentence)" if elsewhere else ""
+        return [pair.change("changed_value", f"the memory says {q.surface!r}; the aligned source sentence says "
+                            f"{', '.join(repr(s.quantity.surface) for s in pool)}{also}", values=described)]
     changes = []
     if value.noun is not None:
         counted = [s for s in pool if s.noun == value.noun]

@@ -1,0 +1,320 @@
+"""factwash_cues lives as spaCy's SpanRuler does: built empty, filled by initialize or from_disk, compiled once,
+extended at run time with add_entries, and a saved pipeline carries its lexicon wherever it goes."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.util import load_config, load_model_from_config
+
+import spacy_factwash
+from spacy_factwash.cues.matcher import CueComponent
+from spacy_factwash.lexicon import LexiconError, freeze, load_lexicons, packaged_lexicon_dir
+
+from conftest import cues_of
+
+ROOT = Path(__file__).resolve().parent.parent
+TEXTS = [
+    "The plan looks iffy, Alice said.",
+    "Sources say the deal might close, allegedly, if the board agrees by Monday.",
+    "Nothing was found.",
+    "",
+]
+IFFY = {"id": "hedge:iffy", "label": "HEDGE", "pattern": "iffy"}
+# prints, for the pipeline at argv[1], each text's cues and sources, its lexicon version and digest (JSON)
+ANNOTATE = (
+    "import json, sys, spacy\n"
+    "nlp = spacy.load(sys.argv[1])\n"
+    "texts = json.loads(sys.argv[2])\n"
+    "print(json.dumps([[[(s.label_, s.text, s.id_) for s in d.spans['factwash_cues']],\n"
+    "                   [(s.text, s.kb_id_) for s in d.spans['factwash_sources']],\n"
+    "                   d.user_data['factwash_lexicon_version'], d.user_data['factwash_lexicon_digest']]\n"
+    "                  for d in nlp.pipe(texts)]))\n"
+)
+
+
+def annotation(nlp, texts=TEXTS):
+    """What ANNOTATE prints, worked out in this process."""
+    return [[[list(cue) for cue in cues_of(d)], [[s.text, s.kb_id_] for s in d.spans["factwash_sources"]],
+             d.user_data["factwash_lexicon_version"], d.user_data["factwash_lexicon_digest"]] for d in nlp.pipe(texts)]
+
+
+def annotation_elsewhere(path: Path, texts=TEXTS):
+    """ANNOTATE run in a fresh interpreter, from a folder that is not the repository."""
+    result = subprocess.run([sys.executable, "-c", ANNOTATE, str(path), json.dumps(texts)], capture_output=True,
+                            text=True, cwd=path.parent, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def custom_dir(tmp_path):
+    """A frozen lexicon folder of its own: the packaged lists and one more hedge, re-frozen as 9.0.0."""
+    folder = tmp_path / "custom"
+    shutil.copytree(packaged_lexicon_dir(), folder)
+    with (folder / "hedge.jsonl").open("a", encoding="utf8") as handle:
+        handle.write(json.dumps({**IFFY, "provenance": {"source": "seed"}}) + "\n")
+    freeze(folder, "9.0.0")
+    return folder
+
+
+@pytest.fixture
+def compilations(monkeypatch):
+    """How many times a cue component compiled a lexicon set (each call goes through to the real method)."""
+    calls = []
+    compile_set = CueComponent.set_lexicons
+
+    def counted(self, lexicons):
+        calls.append(lexicons.version)
+        return compile_set(self, lexicons)
+
+    monkeypatch.setattr(CueComponent, "set_lexicons", counted)
+    return calls
+
+
+def test_the_component_is_built_empty_and_compiles_once_at_its_first_document(compilations):
+    nlp = spacy_factwash.load()
+    assert compilations == []
+    nlp("Alice said it might rain.")
+    nlp("Bob said no.")
+    assert len(compilations) == 1
+
+
+def test_a_saved_pipeline_loads_compiling_its_lexicon_once(default_nlp, tmp_path, compilations):
+    default_nlp.to_disk(tmp_path / "pipe")
+    compilations.clear()
+    loaded = spacy.load(tmp_path / "pipe")
+    list(loaded.pipe(TEXTS))
+    assert compilations == [default_nlp.get_pipe("factwash_cues").lexicon_version]
+
+
+def test_initialize_reads_its_config_section_and_compiles_once(custom_dir, compilations):
+    config = load_config(ROOT / "configs" / "factwash.cfg", overrides={
+        "paths.lexicons": str(custom_dir),
+        "initialize.components.factwash_cues.entries": [{"id": "negation:nah", "label": "NEGATION",
+                                                         "pattern": "nah"}],
+    })
+    nlp = load_model_from_config(config, auto_fill=True)
+    nlp.initialize()
+    doc = nlp("Nah, the plan looks iffy.")
+    assert cues_of(doc) == [("NEGATION", "Nah", "negation:nah"), ("HEDGE", "iffy", "hedge:iffy")]
+    assert compilations == ["9.0.0"] and doc.user_data["factwash_lexicon_version"] == "9.0.0+user"
+
+
+def test_a_pipeline_saved_with_a_custom_lexicon_dir_loads_elsewhere_with_the_folder_gone(custom_dir, tmp_path):
+    nlp = spacy_factwash.load(lexicon_dir=custom_dir)
+    here = annotation(nlp)
+    assert ["HEDGE", "iffy", "hedge:iffy"] in here[0][0] and here[0][2] == "9.0.0"
+    nlp.to_disk(tmp_path / "built")
+    shutil.rmtree(custom_dir)
+    moved = tmp_path / "elsewhere" / "pipe"
+    moved.parent.mkdir()
+    (tmp_path / "built").rename(moved)
+    assert annotation_elsewhere(moved) == here
+
+
+def test_a_pipeline_saved_with_added_entries_loads_elsewhere_and_annotates_the_same(tmp_path):
+    nlp = spacy_factwash.load()
+    frozen = annotation(nlp)
+    nlp.get_pipe("factwash_cues").add_entries([IFFY])
+    here = annotation(nlp)
+    assert ["HEDGE", "iffy", "hedge:iffy"] in here[0][0] and ["HEDGE", "iffy", "hedge:iffy"] not in frozen[0][0]
+    nlp.to_disk(tmp_path / "built")
+    moved = tmp_path / "elsewhere" / "pipe"
+    moved.parent.mkdir()
+    (tmp_path / "built").rename(moved)
+    assert annotation_elsewhere(moved) == here
+
+
+def test_added_entries_travel_in_bytes_and_to_worker_processes():
+    nlp = spacy_factwash.load()
+    nlp.get_pipe("factwash_cues").add_entries([IFFY])
+    here = annotation(nlp)
+    restored = load_model_from_config(nlp.config, auto_fill=True)
+    restored.from_bytes(nlp.to_bytes())
+    assert annotation(restored) == here
+    two = [[[list(c) for c in cues_of(d)], d.user_data["factwash_lexicon_digest"]]
+           for d in nlp.pipe(TEXTS * 2, batch_size=2, n_process=2)]
+    assert two == [[cues, digest] for cues, _, _, digest in here * 2]
+
+
+def test_added_entries_carry_provenance_user_and_change_digest_and_version():
+    nlp = spacy_factwash.load()
+    cues = nlp.get_pipe("factwash_cues")
+    frozen = cues.lexicons
+    before = spacy_factwash.inspect("The plan looks iffy.", "The plan looks good.", nlp=nlp)
+    [added] = cues.add_entries([IFFY])
+    after = spacy_factwash.inspect("The plan looks iffy.", "The plan looks good.", nlp=nlp)
+    doc = nlp("iffy")
+    assert added.provenance == {"source": "user"} and cues.explain(doc.spans["factwash_cues"][0]) == added
+    assert cues.lexicon_version == frozen.version + "+user" and cues.lexicons.digest != frozen.digest
+    assert before.verdict == "pass" and after.verdict == "rewrite"
+    assert [c.type for c in after.changes] == ["strengthened_certainty"]
+    assert (after.lexicon_version, after.lexicon_digest) == (cues.lexicon_version, cues.lexicons.digest)
+    assert after.lexicon_digest[:19] in str(after) and after.lexicon_version in str(after)
+    assert spacy_factwash.check("The plan looks iffy.", "The plan looks good.", nlp=nlp) == "rewrite"
+    assert spacy_factwash.check("The plan looks iffy.", "The plan looks good.") == "pass"  # the default is untouched
+
+
+def test_an_added_evidential_counts_as_one_in_the_gate():
+    nlp = spacy_factwash.load()
+    gate = nlp.get_pipe("factwash_compare")
+    assert "attribution:purportedly" not in gate.evidentials
+    nlp.get_pipe("factwash_cues").add_entries([{"id": "attribution:purportedly", "label": "ATTRIBUTION",
+                                                "pattern": "purportedly"}])
+    assert "attribution:purportedly" in gate.evidentials
+
+
+# an entry a class file refuses is refused by add_entries with the same words (after the place it names)
+REFUSED = [
+    ["a list"],
+    {"id": "negation:a", "label": "HEDGE", "pattern": "a"},
+    {"id": "hedge:a", "label": "HEDGE", "pattern": ""},
+    {"id": "hedge:a", "label": "HEDGE", "pattern": [{"LOWERR": "a"}]},
+    {"id": "hedge:a", "label": "HEDGE", "pattern": ["a", {"LOWER": "b"}]},
+    {"id": "hedge:a", "label": "HEDGE", "role": "maybe", "pattern": "a"},
+    {"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": "user"},
+    {"id": "hedge:a", "label": "HEDGE", "pattern": "a", "value": 3},
+]
+
+
+@pytest.mark.parametrize("raw", REFUSED)
+def test_add_entries_refuses_what_a_lexicon_file_refuses_in_the_same_words(raw, tmp_path):
+    folder = tmp_path / "lexicons"
+    shutil.copytree(packaged_lexicon_dir(), folder)
+    line = {**raw, "provenance": raw.get("provenance", {"source": "user"})} if isinstance(raw, dict) else raw
+    with (folder / "hedge.jsonl").open("a", encoding="utf8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    with pytest.raises(LexiconError) as in_file:
+        load_lexicons(folder, verify=False)
+    cues = spacy.blank("en").add_pipe("factwash_cues")
+    with pytest.raises(LexiconError) as added:
+        cues.add_entries([IFFY, raw])
+    assert str(added.value).startswith("add_entries[2]: ")
+    assert str(added.value).split(": ", 1)[1] == str(in_file.value).split(": ", 1)[1]
+    assert "hedge:iffy" not in cues.lexicons.by_id  # nothing of a refused call is kept
+
+
+@pytest.mark.parametrize("entries,message", [
+    ([{"id": "hedge:might", "label": "HEDGE", "pattern": "mebbe"}], r"add_entries\[1\]: duplicate entry id "
+                                                                       r"'hedge:might' \(first at .*hedge\.jsonl:\d+\)"),
+    ([IFFY, IFFY], r"add_entries\[2\]: duplicate entry id 'hedge:iffy' \(first at add_entries\[1\]\)"),
+    ([{**IFFY, "label": "VIBE"}], r"add_entries\[1\]: label must be one of HEDGE, ATTRIBUTION"),
+    ([{**IFFY, "provenance": {"source": "seed"}}], r"add_entries\[1\]: an added entry's provenance source is 'user'"),
+    (IFFY, r"add_entries: entries must be a list of entry objects, got dict"),
+    (7, r"add_entries: entries must be a list of entry objects, got int"),
+])
+def test_add_entries_names_each_refused_entry(entries, message):
+    cues = spacy.blank("en").add_pipe("factwash_cues")
+    with pytest.raises(LexiconError, match=message):
+        cues.add_entries(entries)
+
+
+def test_adding_no_entries_leaves_the_set_as_it_was():
+    cues = spacy.blank("en").add_pipe("factwash_cues")
+    frozen = cues.lexicons
+    assert cues.add_entries([]) == [] and cues.lexicons is frozen
+
+
+def test_a_single_class_component_takes_only_entries_of_its_class():
+    hedges = spacy.blank("en").add_pipe("factwash_hedge")
+    with pytest.raises(LexiconError, match=r"label must be one of HEDGE, got 'NEGATION'"):
+        hedges.add_entries([{"id": "negation:nah", "label": "NEGATION", "pattern": "nah"}])
+
+
+def test_a_tampered_user_file_in_a_saved_pipeline_is_refused_by_name_and_line(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("factwash_cues").add_entries([IFFY])
+    nlp.to_disk(tmp_path / "pipe")
+    user = tmp_path / "pipe" / "factwash_cues" / "lexicons" / "user.jsonl"
+    user.write_text(user.read_text(encoding="utf8").replace('"iffy"', '"dodgy"', 1), encoding="utf8")
+    with pytest.raises(LexiconError, match=r"user\.jsonl: contents do not match the frozen manifest"):
+        spacy.load(tmp_path / "pipe")
+    user.write_text('{"id": "hedge:x", "label": "HEDGE", "pattern": ""}\n', encoding="utf8")
+    with pytest.raises(LexiconError, match=r"user\.jsonl:1: empty phrase pattern"):
+        spacy.load(tmp_path / "pipe", config={"components": {"factwash_cues": {"verify_lexicons": False}}})
+
+
+def test_a_saved_lexicon_folder_with_user_entries_is_a_lexicon_dir(tmp_path):
+    nlp = spacy_factwash.load()
+    nlp.get_pipe("factwash_cues").add_entries([IFFY])
+    nlp.to_disk(tmp_path / "pipe")
+    again = spacy_factwash.load(lexicon_dir=tmp_path / "pipe" / "factwash_cues" / "lexicons")
+    assert annotation(again) == annotation(nlp)
+
+
+def test_a_saved_lexicon_folder_with_edited_user_entries_is_refrozen_with_them(tmp_path):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("factwash_cues").add_entries([IFFY])
+    nlp.to_disk(tmp_path / "pipe")
+    folder = tmp_path / "pipe" / "factwash_cues" / "lexicons"
+    with (folder / "user.jsonl").open("a", encoding="utf8") as handle:
+        handle.write(json.dumps({"id": "hedge:dodgy", "label": "HEDGE", "pattern": "dodgy"}) + "\n")
+    with pytest.raises(LexiconError, match=r"user\.jsonl: contents do not match"):
+        load_lexicons(folder)
+    freeze(folder, "9.1.0+user")
+    lexicons = load_lexicons(folder)
+    assert lexicons.version == "9.1.0+user" and lexicons.get("hedge:dodgy").provenance == {"source": "user"}
+    with (folder / "user.jsonl").open("a", encoding="utf8") as handle:
+        handle.write(json.dumps({"id": "hedge:might", "label": "HEDGE", "pattern": "mebbe"}) + "\n")
+    manifest = (folder / "manifest.json").read_bytes()
+    with pytest.raises(LexiconError, match=r"user\.jsonl:3: duplicate entry id 'hedge:might'"):
+        freeze(folder, "9.2.0+user")
+    assert (folder / "manifest.json").read_bytes() == manifest  # the refused freeze left the manifest as it was
+
+
+def test_inspect_refuses_a_pipeline_without_the_gate():
+    with pytest.raises(ValueError, match=r"inspect: the pipeline given has no factwash_compare"):
+        spacy_factwash.inspect("a", "b", nlp=spacy.blank("en"))
+
+
+def test_a_missing_lexicon_dir_is_named_at_the_first_document(tmp_path):
+    nlp = spacy_factwash.load(lexicon_dir=tmp_path / "nowhere")
+    with pytest.raises(LexiconError, match=r"nowhere/manifest\.json: lexicon manifest not found"):
+        nlp("Alice might come.")
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "spacy_factwash", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def test_cli_commands_that_annotate_take_a_lexicon_dir(custom_dir, tmp_path):
+    cues = run_cli("cues", "The plan looks iffy.", "--json", "--lexicon-dir", str(custom_dir))
+    assert cues.returncode == 0, cues.stderr
+    data = json.loads(cues.stdout)
+    assert data["lexicon_version"] == "9.0.0" and [c["entry"] for c in data["cues"]] == ["hedge:iffy"]
+    check = run_cli("check", "--source", "The plan looks iffy.", "--memory", "The plan looks good.", "--json",
+                    "--lexicon-dir", str(custom_dir))
+    assert check.returncode == 4 and json.loads(check.stdout)["lexicon_version"] == "9.0.0"
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"id": 1, "source": "The plan looks iffy.", "memory": "The plan looks good."}) + "\n")
+    gate = run_cli("gate", str(pairs), str(tmp_path / "out.jsonl"), "--lexicon-dir", str(custom_dir))
+    assert gate.returncode == 0, gate.stderr
+    assert "strengthened_certainty 1" in gate.stderr
+    for command in ("cues", "annotate", "check", "gate", "report", "drift", "bench", "confirm"):
+        assert "--lexicon-dir" in run_cli(command, "--help").stdout, command
+
+
+def test_cli_drift_and_confirm_judge_with_the_lexicon_dir(custom_dir, tmp_path):
+    chains = tmp_path / "chains.jsonl"
+    chains.write_text(json.dumps({"id": "c", "versions": ["The plan looks iffy.", "The plan looks good."]}) + "\n")
+    drift = run_cli("drift", str(chains), "--output", str(tmp_path / "drift.jsonl"), "--lexicon-dir", str(custom_dir))
+    assert drift.returncode == 0, drift.stderr
+    assert drift.stdout.strip() == "c: end to end rewrite: strengthened_certainty at hop 1"
+    items, proposals = tmp_path / "items.jsonl", tmp_path / "proposals.jsonl"
+    items.write_text("")
+    proposals.write_text("")
+    confirm = run_cli("confirm", str(items), str(proposals), "--output", str(tmp_path / "c.jsonl"),
+                      "--lexicon-dir", str(tmp_path / "nowhere"))
+    assert confirm.returncode == 1 and confirm.stderr.strip().endswith("manifest.json: lexicon manifest not found")
+
+
+def test_cli_names_a_lexicon_dir_it_cannot_use_in_one_line(tmp_path):
+    result = run_cli("cues", "Alice might come.", "--lexicon-dir", str(tmp_path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip().endswith("manifest.json: lexicon manifest not found")

@@ -12,6 +12,7 @@ import spacy
 from spacy.language import Language
 
 from .textfile import surrogate_problem
+from .zones import exclusive
 
 DEFAULT_MAX_LENGTH = 10_000_000
 
@@ -88,8 +89,9 @@ def inspect(source: str, memory: str, *, review=None, nlp: Optional[Language] = 
     if "factwash_compare" not in nlp.pipe_names:
         raise ValueError(f"inspect: the pipeline given has no factwash_compare (its components: "
                          f"{', '.join(nlp.pipe_names) or 'none'}); build it with spacy_factwash.load()")
-    source_doc, memory_doc = nlp.pipe([source, memory])
-    report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
+    with exclusive(nlp):  # no other thread's memory zone may end while these Docs are read (zones.py)
+        source_doc, memory_doc = nlp.pipe([source, memory])
+        report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
     return report if review is None else review(report, source_doc, memory_doc)
 
 

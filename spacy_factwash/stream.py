@@ -21,6 +21,7 @@ from spacy.tokens import Doc, Span
 
 from .cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
 from .textfile import decoded_lines, surrogate_problem
+from .zones import zone
 
 
 class BadInput(ValueError):
@@ -134,7 +135,7 @@ def annotate_lines(
 
 def annotate_batch(nlp: Language, batch: List[InputLine], docbin=None,
                    skip_bad_lines: bool = True) -> List[Tuple[InputLine, Optional[Dict]]]:
-    """One batch of lines as output records (None for a bad line), annotated inside ``nlp.memory_zone()``.
+    """One batch of lines as output records (None for a bad line), annotated inside ``nlp.memory_zone()`` (``zones.zone``).
 
     Everything that leaves the zone is plain data (strings and numbers), so the
     words of the batch are forgotten when it ends and a long stream of new
@@ -142,7 +143,7 @@ def annotate_batch(nlp: Language, batch: List[InputLine], docbin=None,
     to it inside the zone too (without ``skip_bad_lines``, none after the
     first bad line: a run stops there).
     """
-    with nlp.memory_zone():
+    with zone(nlp):
         results = []
         for item, doc in annotate_lines(nlp, batch, batch_size=len(batch) or 1):
             if item.error is not None:

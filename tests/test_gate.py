@@ -282,3 +282,42 @@ def test_values_are_read_the_same_whatever_the_hash_seed():
                               env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2)}
     assert len(outputs) == 1, outputs
     assert [verdict for verdict, _ in json.loads(outputs.pop())[:2]] == ["reject", "reject"]  # the dropped "IU"
+
+
+def test_threads_sharing_the_default_pipeline_take_turns_with_its_memory_zones():
+    """inspect() in one thread while another gates batches (each in a memory zone that forgets its new words when
+    it ends): without one lock per pipeline, inspect read strings the other thread's zone had dropped (E018)."""
+    import random
+    import string
+    import threading
+
+    rng = random.Random(7)
+    gate = spacy_factwash.default_pipeline().get_pipe("factwash_compare")
+    stop = threading.Event()
+
+    def words(n):
+        return " ".join("".join(rng.choice(string.ascii_lowercase) for _ in range(9)) for _ in range(n))
+
+    def gate_batches():
+        while not stop.is_set():
+            list(gate.pipe_pairs([(words(30), words(30))], batch_size=1))
+
+    other = threading.Thread(target=gate_batches)
+    other.start()
+    try:
+        verdicts = []
+        for _ in range(60):
+            claim = words(12) + " might be true."
+            verdicts.append(inspect("Someone said " + claim, claim).verdict)
+    finally:
+        stop.set()
+        other.join()
+    assert verdicts == ["rewrite"] * 60
+
+
+def test_a_fresh_pipeline_gates_batch_after_batch():
+    """The cue lexicon of a new pipeline compiles at its first document; when that document is inside a memory
+    zone, the zone must not take the lexicon's strings with it (the next batch failed with E018)."""
+    pairs = [("Someone said it might rain.", "It rains.")] * 3
+    reports = list(spacy_factwash.load().get_pipe("factwash_compare").pipe_pairs(pairs, batch_size=1))
+    assert [r.verdict for r in reports] == ["rewrite"] * 3

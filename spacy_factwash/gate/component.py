@@ -21,6 +21,7 @@ from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
 from ..cues.normalise import reading
 from ..strength.claim import STRENGTH_KEY
 from ..stream import batches
+from ..zones import zone
 from .align import Alignment, align
 from .checks import CHECKS, Pair
 from .checks.base import excerpt
@@ -198,7 +199,7 @@ class CompareComponent:
     def _gate_batch(self, batch: List[Tuple[Tuple[str, str], object]]) -> List[Tuple[Report, object]]:
         """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it."""
         texts = [text for (source, memory), _ in batch for text in (source, memory)]
-        with self.nlp.memory_zone():
+        with zone(self.nlp):
             docs = list(self.nlp.pipe(texts, batch_size=len(texts) or 1))
             return [(self.compare(docs[2 * i], docs[2 * i + 1]), context) for i, (_, context) in enumerate(batch)]
 

@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import Any, Dict, Generator, List, Mapping, Optional, Sequence, Union
 
 from ..textfile import surrogate_problem
+from ..zones import zone
 from .audit import AuditLog, unsettled
 from .database import Database
 from .extraction import read_extraction
@@ -286,7 +287,7 @@ class _GatedWrites:
     def _decide(self, call: _Call, path: str, source: str, fact: str, *, operation: str = "add",
                 memory_id: Optional[str] = None) -> Decision:
         """Gate one fact against its source, log the decision, then record its provenance."""
-        with self._exclusive, self.gate.nlp.memory_zone():  # only the plain report leaves the zone
+        with self._exclusive, zone(self.gate.nlp):  # only the plain report leaves the zone
             source_doc, fact_doc = self.gate.nlp.pipe([source, fact])
             report = self.gate.compare(source_doc, fact_doc)
             if self.review is not None:  # a witness may lower the verdict, never raise it
@@ -373,7 +374,7 @@ class _GatedWrites:
         """With a fixer and a rewrite verdict, the model's rewrite as a decision of its own when it passes."""
         if self.fixer is None or decision.verdict != "rewrite":
             return None
-        with self._exclusive, self.gate.nlp.memory_zone():
+        with self._exclusive, zone(self.gate.nlp):
             fix = self.fixer.fix(self.gate, decision.source, decision.fact, call.reports[decision.decision])
         self.audit.write({"event": "fix", "decision": decision.decision, "fact": decision.fact,
                           "proposal": fix.proposal, "accepted": fix.accepted, "reason": fix.reason, "model": fix.model,

@@ -9,10 +9,10 @@ from typer.testing import CliRunner
 import spacy_factwash
 from spacy_factwash.cli import app
 from spacy_factwash.evaluation.authority_fixture import markdown_table, read_fixture, score_fixture
-from spacy_factwash.evaluation.readme import AUTHORITY, extract_table, table_drift
+from spacy_factwash.evaluation.readme import AUTHORITY
 from spacy_factwash.pipeline import default_confirmer
 
-from conftest import page_text
+from conftest import readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "training" / "authority" / "fixture.jsonl"
@@ -91,7 +91,7 @@ def test_fixture_case(case):
 def test_readme_authority_table_is_the_measured_table():
     confirmer = default_confirmer()
     measured = markdown_table(score_fixture(FIXTURE, confirmer), confirmer.lexicon.version)
-    drift = table_drift(extract_table(page_text(AUTHORITY), AUTHORITY), measured)
+    drift = readme_drift(AUTHORITY, measured)
     assert drift == [], "README authority table drifted:\n" + "\n".join(drift)
 
 

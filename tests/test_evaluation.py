@@ -14,12 +14,12 @@ from spacy_factwash.evaluation.corpora import CORPORA, read_half
 from spacy_factwash.evaluation.evaluate import evaluate, evaluation_pipeline, markdown_table
 from spacy_factwash.evaluation.gold import GoldSpan, GoldText, to_doc
 from spacy_factwash.evaluation.mining import ClassCounts, admitted, narrowed
-from spacy_factwash.evaluation.readme import HELDOUT, extract_table, replace_table, table_drift
+from spacy_factwash.evaluation.readme import HELDOUT
 from spacy_factwash.evaluation.scoring import Unit, score_units
 from spacy_factwash.evaluation.split import SplitError, read_split
 from spacy_factwash.lexicon import load_lexicons, packaged_lexicon_dir
 
-from conftest import page_text
+from conftest import perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
@@ -219,17 +219,13 @@ def test_packaged_lexicons_are_the_last_mining_rounds_output():
 
 
 def test_readme_table_is_the_measured_table(test_half):
-    drift = table_drift(extract_table(page_text(HELDOUT)), markdown_table(test_half))
+    drift = readme_drift(HELDOUT, markdown_table(test_half))
     assert drift == [], "README held-out table drifted from the measurement:\n" + "\n".join(drift)
 
 
 def test_guard_names_a_perturbed_figure(test_half, tmp_path):
     measured = markdown_table(test_half)
-    row = next(line for line in measured.splitlines() if line.startswith("| CD-SCO | NEGATION"))
-    cells = row.split("|")
-    cells[9] = " 0.01 "  # the F1 column
-    readme = replace_table(page_text(HELDOUT), measured.replace(row, "|".join(cells)))
-    drift = table_drift(extract_table(readme), measured)
+    drift = perturbed_drift(HELDOUT, measured, "| CD-SCO | NEGATION", 9, "0.01")  # the F1 column
     assert len(drift) == 1 and drift[0].startswith("CD-SCO / NEGATION / F1: README says 0.01, measured")
 
 
@@ -241,7 +237,7 @@ def test_guard_names_the_drift_a_lexicon_change_causes(corpora, test_half, tmp_p
     path.write_text("\n".join(kept) + "\n")
     perturbed = evaluate(corpora, "test", SPLITS, corpora=["cdsco"],
                          nlp=evaluation_pipeline(str(lexicon_dir), verify_lexicons=False))
-    drift = table_drift(extract_table(page_text(HELDOUT)), markdown_table(perturbed))
+    drift = readme_drift(HELDOUT, markdown_table(perturbed))
     assert any(d.startswith("CD-SCO / NEGATION / R: README says") for d in drift)
     version = load_lexicons().version
     assert any(f"lexicon {version}+unfrozen" in d for d in drift if d.startswith("caption"))

@@ -8,7 +8,7 @@ from spacy_factwash import default_pipeline
 from spacy_factwash.evaluation.frank import markdown_table, read_pairs
 from spacy_factwash.evaluation.readme import FRANK, extract_table, replace_table, table_drift
 
-from conftest import page_text
+from conftest import page_text, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def test_only_the_test_split_is_read_and_groups_follow_the_labels(corpora):
 
 
 def test_readme_frank_table_is_the_measured_table(measured):
-    drift = table_drift(extract_table(page_text(FRANK), FRANK), measured)
+    drift = readme_drift(FRANK, measured)
     assert drift == [], "README FRANK table drifted from the measurement:\n" + "\n".join(drift)
 
 

@@ -8,9 +8,9 @@ from spacy_factwash import default_pipeline
 from spacy_factwash.evaluation.evaluate import evaluation_pipeline
 from spacy_factwash.evaluation.gate_pairs import markdown_table, removal_pairs
 from spacy_factwash.evaluation.gold import GoldSpan, GoldText, to_doc
-from spacy_factwash.evaluation.readme import GATE_CORPUS, extract_table, replace_table, table_drift
+from spacy_factwash.evaluation.readme import GATE_CORPUS
 
-from conftest import page_text
+from conftest import perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,15 +32,10 @@ def test_drop_removes_the_gold_cue_and_control_spares_every_cue():
 
 
 def test_readme_gate_corpus_table_is_the_measured_table(measured_table):
-    drift = table_drift(extract_table(page_text(GATE_CORPUS), GATE_CORPUS), measured_table)
+    drift = readme_drift(GATE_CORPUS, measured_table)
     assert drift == [], "README gate corpus table drifted from the measurement:\n" + "\n".join(drift)
 
 
 def test_gate_corpus_guard_names_a_perturbed_figure(measured_table):
-    row = next(line for line in measured_table.splitlines() if line.startswith("| CD-SCO |"))
-    cells = row.split("|")
-    cells[5] = " 0.01 "  # recall
-    readme = replace_table(page_text(GATE_CORPUS),
-                           measured_table.replace(row, "|".join(cells)), GATE_CORPUS)
-    drift = table_drift(extract_table(readme, GATE_CORPUS), measured_table)
+    drift = perturbed_drift(GATE_CORPUS, measured_table, "| CD-SCO |", 5, "0.01")  # recall
     assert len(drift) == 1 and drift[0].startswith("CD-SCO / changed_condition / reversed_polarity / recall: README says 0.01")

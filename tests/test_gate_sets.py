@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from spacy_factwash.evaluation.gate_sets import markdown_table, read_set, set_names
-from spacy_factwash.evaluation.readme import GATE, extract_table, replace_table, table_drift
+from spacy_factwash.evaluation.readme import GATE
 
-from conftest import page_text
+from conftest import perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS_DIR = ROOT / "training" / "gate_sets"
@@ -27,17 +27,12 @@ def test_sets_are_as_large_as_promised_and_cover_every_change_type():
 
 
 def test_readme_gate_table_is_the_measured_table(measured):
-    drift = table_drift(extract_table(page_text(GATE), GATE), markdown_table(measured))
+    drift = readme_drift(GATE, markdown_table(measured))
     assert drift == [], "README gate table drifted from the measurement:\n" + "\n".join(drift)
 
 
 def test_gate_table_guard_names_a_perturbed_figure(measured):
-    table = markdown_table(measured)
-    row = next(line for line in table.splitlines() if line.startswith("| changed_value |"))
-    cells = row.split("|")
-    cells[2] = " 999 "  # the TP column
-    readme = replace_table(page_text(GATE), table.replace(row, "|".join(cells)), GATE)
-    drift = table_drift(extract_table(readme, GATE), table)
+    drift = perturbed_drift(GATE, markdown_table(measured), "| changed_value |", 2, "999")  # the TP column
     assert len(drift) == 1 and drift[0].startswith("changed_value / TP: README says 999, measured")
 
 

@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 import spacy_factwash
 from spacy_factwash.cli import app
-from spacy_factwash.evaluation.readme import BENCH, extract_table, table_drift
+from spacy_factwash.evaluation.readme import BENCH
 from spacy_factwash.memory.bench import score_writes, wilson
 
-from conftest import page_text
+from conftest import readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "training" / "bench"
@@ -94,7 +94,7 @@ def test_readme_bench_table_is_the_measured_table():
                               str(BENCH_DIR / "writes_launder.jsonl")])
     assert result.exit_code == 0, result.output
     measured = result.output.split("\n\n", 1)[0] + "\n"
-    drift = table_drift(extract_table(page_text(BENCH), BENCH), measured)
+    drift = readme_drift(BENCH, measured)
     assert drift == [], "README bench table drifted:\n" + "\n".join(drift)
 
 

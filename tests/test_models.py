@@ -28,7 +28,7 @@ from spacy_factwash.models.quotes import function_words, locate, quote_problem  
 from spacy_factwash.models.runfile import RunFile, parse_run_name, resume, run_name  # noqa: E402
 from spacy_factwash.models.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
 
-from conftest import page_text
+from conftest import perturbed_drift, readme_drift
 
 PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "models" / "prompts"
 HEDGED = "Alice will, one would imagine, be promoted."
@@ -540,21 +540,17 @@ def cost_measured(corpora):
 
 
 def test_readme_model_cost_table_is_the_computed_table(cost_measured):
-    from spacy_factwash.evaluation.readme import MODEL_COST, extract_table, table_drift
+    from spacy_factwash.evaluation.readme import MODEL_COST
 
-    drift = table_drift(extract_table(page_text(MODEL_COST), MODEL_COST), cost_measured)
+    drift = readme_drift(MODEL_COST, cost_measured)
     assert drift == [], "README model-cost table drifted from the computation:\n" + "\n".join(drift)
 
 
 def test_model_cost_guard_names_a_perturbed_figure(cost_measured):
-    from spacy_factwash.evaluation.readme import MODEL_COST, extract_table, replace_table, table_drift
+    from spacy_factwash.evaluation.readme import MODEL_COST
 
     row = next(line for line in cost_measured.splitlines() if line.startswith("| written gate sets"))
-    cells = row.split("|")
-    cells[4] = " 9.999 "
-    readme = replace_table(page_text(MODEL_COST), cost_measured.replace(row, "|".join(cells)),
-                           MODEL_COST)
-    drift = table_drift(extract_table(readme, MODEL_COST), cost_measured)
+    drift = perturbed_drift(MODEL_COST, cost_measured, "| written gate sets", 4, "9.999")
     assert drift == ["written gate sets / witness $ / 100: README says 9.999, measured "
                      + row.split("|")[4].strip()]
 

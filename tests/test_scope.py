@@ -18,12 +18,12 @@ from spacy_factwash.cues.scope import STYLES, narrowed_scope_spans
 from spacy_factwash.evaluation import bioscope, cdsco
 from spacy_factwash.evaluation.gold import GoldScope, GoldText
 from spacy_factwash.evaluation.inline_xml import flatten
-from spacy_factwash.evaluation.readme import SCOPE, extract_table, replace_table, table_drift
+from spacy_factwash.evaluation.readme import SCOPE
 from spacy_factwash.evaluation.scope import (CEILING, GOLD, PREDICTED, RESOLVERS, ScopeCounts, evaluate,
                                              in_convention, markdown_table, punctuation, score_doc, scope_doc,
                                              scope_pipeline)
 
-from conftest import page_text
+from conftest import perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -284,18 +284,13 @@ def measured_scope_table(corpora):
 
 @pytest.mark.corpus
 def test_readme_scope_table_is_the_measured_table(measured_scope_table):
-    drift = table_drift(extract_table(page_text(SCOPE), SCOPE), measured_scope_table)
+    drift = readme_drift(SCOPE, measured_scope_table)
     assert drift == [], "README scope table drifted from the measurement:\n" + "\n".join(drift)
 
 
 @pytest.mark.corpus
 def test_scope_guard_names_a_perturbed_figure(measured_scope_table):
-    row = next(line for line in measured_scope_table.splitlines() if line.startswith("| CD-SCO | negation | gold |"))
-    cells = row.split("|")
-    cells[12] = " 0.99 "  # narrowed PCS
-    readme = replace_table(page_text(SCOPE),
-                           measured_scope_table.replace(row, "|".join(cells)), SCOPE)
-    drift = table_drift(extract_table(readme, SCOPE), measured_scope_table)
+    drift = perturbed_drift(SCOPE, measured_scope_table, "| CD-SCO | negation | gold |", 12, "0.99")  # narrowed PCS
     assert len(drift) == 1 and drift[0].startswith("CD-SCO / negation / gold / narrowed PCS: README says 0.99")
 
 

@@ -18,13 +18,13 @@ import spacy_factwash
 from spacy_factwash import certainty_level, claim_strength
 from spacy_factwash.cli import app
 from spacy_factwash.evaluation.claim_strength import read, split_path, write_strength_split
-from spacy_factwash.evaluation.readme import STRENGTH, extract_table, replace_table, table_drift
+from spacy_factwash.evaluation.readme import STRENGTH
 from spacy_factwash.evaluation.split import read_split
 from spacy_factwash.lexicon import LexiconError, freeze
 from spacy_factwash.strength import Strength, StrengthCue, strengthened
 from spacy_factwash.strength.lexicon import STRENGTH_DATA, STRENGTH_FILES, load_strength_lexicon
 
-from conftest import page_text
+from conftest import perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
@@ -292,16 +292,13 @@ def measured(corpora):
 
 @pytest.mark.corpus
 def test_readme_strength_table_is_the_measured_table(measured):
-    drift = table_drift(extract_table(page_text(STRENGTH), STRENGTH), measured)
+    drift = readme_drift(STRENGTH, measured)
     assert drift == [], "README strength table drifted from the measurement:\n" + "\n".join(drift)
 
 
 @pytest.mark.corpus
 def test_strength_guard_names_a_perturbed_figure(measured):
-    row = next(line for line in measured.splitlines() if line.startswith("| pubmed | macro |"))
-    perturbed = measured.replace(row, row.replace("| 0.878 |", "| 0.999 |"), 1)
-    readme = replace_table(page_text(STRENGTH), perturbed, STRENGTH)
-    drift = table_drift(extract_table(readme, STRENGTH), measured)
+    drift = perturbed_drift(STRENGTH, measured, "| pubmed | macro |", -2, "0.999")  # BioBERT F1
     assert drift == ["pubmed / macro / BioBERT F1: README says 0.999, measured 0.878"]
 
 

@@ -972,7 +972,7 @@ def bench_gate(
 
     from .evaluation.gate_pairs import iter_pairs
     from .evaluation.gate_sets import written_pairs
-    from .evaluation.work import dense_text, repetitive_document
+    from .evaluation.work import LONG_TEXTS, NAMES
     from .speed import gate_speed, growth, long_document_speed, per_call_speed, stream_memory
 
     written = written_pairs(sets)
@@ -1002,10 +1002,9 @@ def bench_gate(
         floor, total = long_document_speed(" ".join(sources), " ".join(sources[::10]))
         typer.echo(f"  long document: {len(sources):,} source sentences, {len(sources[::10]):,} memory sentences: "
                    f"annotated in {floor:.2f} s, annotated and gated in {total:.2f} s ({total / floor:.1f}x the floor)")
-        for name, texts, first in (("repetitive source (sentences)", repetitive_document, growth_from),
-                                   ("cue-dense text, no sentences (words)", dense_text, 4 * growth_from)):
-            sizes = (first, 2 * first, 4 * first)
-            rows = growth(texts, sizes)
+        for texts, first in (("repetitive_document", growth_from), ("dense_text", 4 * growth_from)):
+            name, sizes = NAMES[texts], (first, 2 * first, 4 * first)
+            rows = growth(LONG_TEXTS[texts], sizes)
             steps = ", ".join(f"{size:,}: annotate {a:.2f} s, compare {c:.2f} s" for size, a, c in rows)
             doubling = rows[-1][2] / rows[-2][2] if rows[-2][2] else float("nan")
             typer.echo(f"  {name}: {steps}; compare time x{doubling:.1f} for the last doubling (linear: x2)")

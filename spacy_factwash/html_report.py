@@ -22,6 +22,7 @@ from spacy.tokens import Doc
 
 from .cues.display import CUE_COLORS
 from .cues.extensions import CUES_KEY
+from .cues.sentences import sentences
 from .gate.report import Change, Excerpt, Report
 
 VERDICT_COLORS = {"pass": "#2f9e44", "rewrite": "#f08c00", "reject": "#e03131", "uncheckable": "#5c7cfa"}
@@ -164,7 +165,7 @@ class Sentences:
 
     def __init__(self, doc: Doc) -> None:
         self.doc = doc
-        self.bounds = [(s.start_char, s.end_char) for s in doc.sents] if doc.has_annotation("SENT_START") else []
+        self.bounds = [(s.start_char, s.end_char) for s in sentences(doc)] if doc.has_annotation("SENT_START") else []
         self.starts = [start for start, _ in self.bounds]
 
     def around(self, excerpt: Excerpt) -> Tuple[int, int, int, int]:

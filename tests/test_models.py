@@ -566,10 +566,25 @@ def test_planned_calls_count_what_a_run_would_ask(tmp_path):
     assert 0 < plan["witness_usd"] < plan["support_usd"]
 
 
+def small_test_halves(folder: Path, per_subset: int = 5) -> Path:
+    """Split files that keep every document of the committed ones but put only the first ``per_subset`` test
+    documents of each subset in the test half (the rest in dev): the real corpora read, a small half scored."""
+    folder.mkdir()
+    for committed in (ROOT / "training" / "splits").glob("*.json"):
+        split = json.loads(committed.read_text(encoding="utf8"))
+        for halves in split.values():
+            halves["dev"], halves["test"] = halves["dev"] + halves["test"][per_subset:], halves["test"][:per_subset]
+        (folder / committed.name).write_text(json.dumps(split), encoding="utf8")
+    return folder
+
+
 def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_file(corpora, tmp_path):
+    """The budget and resume mechanism on 8 sentences: the real corpora, read through small test halves."""
+    splits = small_test_halves(tmp_path / "splits")
     with AnthropicStub(answer_by_tool) as stub:
         env = {**os.environ, **stub.env(), "FACTWASH_MODEL_CACHE": str(tmp_path / "replies.sqlite")}
-        args = ["evaluate", "--corpora", str(corpora), "--output-dir", str(tmp_path), "--witness", "--per-class", "4"]
+        args = ["evaluate", "--corpora", str(corpora), "--splits", str(splits), "--output-dir", str(tmp_path),
+                "--witness", "--per-class", "4"]
         stopped = subprocess.run([sys.executable, "-m", "spacy_factwash", *args, "--max-usd", "0"], env=env,
                                  cwd=ROOT, capture_output=True, text=True, timeout=600)
         assert stopped.returncode == 6 and "higher --max-usd" in stopped.stderr and stub.requests == []

@@ -18,7 +18,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from ..cues.anchored import AnchoredMatcher
-from ..cues.clauses import doc_clauses, sentences
+from ..cues.clauses import doc_clauses
+from ..cues.sentences import sentences
 from ..cues.extensions import CUES_KEY, SOURCES_KEY
 from ..gate.report import Excerpt
 from ..parse import relation

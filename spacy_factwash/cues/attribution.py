@@ -12,7 +12,7 @@ section", "heard a noise").
 """
 
 import re
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 from spacy.tokens import Doc, Span, Token
 
@@ -49,11 +49,10 @@ def _ends_phrase(token: Token) -> bool:
     return token.lower_ in CLAUSE_WORDS
 
 
-def _in_heading(doc: Doc, start: int) -> bool:
-    """Whether a token stands on a markdown heading line ("## Notes from Alice"): a title, not a reporting
-    clause."""
-    at = doc[start].idx
-    return MARKDOWN_HEADING.match(doc.text, doc.text.rfind("\n", 0, at) + 1) is not None
+def _in_heading(text: str, at: int) -> bool:
+    """Whether the character at ``at`` stands on a markdown heading line ("## Notes from Alice"): a title, not a
+    reporting clause."""
+    return MARKDOWN_HEADING.match(text, text.rfind("\n", 0, at) + 1) is not None
 
 
 def _speaker_before(doc: Doc, cue: Span) -> Optional[Span]:
@@ -107,9 +106,16 @@ class AttributionDetector(CueDetector):
     name = "attribution"
 
     def keep(self, doc: Doc, cue: Match) -> bool:
-        """Drop a reporting word on a markdown heading line ("## Notes from Alice"), and, with a parse, one in
-        another sense ("the state of Texas", "added salt"; sense.py)."""
-        return not _in_heading(doc, cue.start) and holds_sense(doc, cue, self.label)
+        """With a parse, drop a reporting word in another sense ("the state of Texas", "added salt"; sense.py)."""
+        return holds_sense(doc, cue, self.label)
+
+    def resolve(self, doc: Doc, cues: Sequence[Match], exclusions: Sequence[Match]) -> List[Match]:
+        """Drop reporting words on a markdown heading line ("## Notes from Alice") first, reading the text once
+        (``Doc.text`` joins every token on each access: once per cue made long documents quadratic)."""
+        if cues:
+            text = doc.text
+            cues = [cue for cue in cues if not _in_heading(text, doc[cue.start].idx)]
+        return super().resolve(doc, cues, exclusions)
 
     def source_of(self, doc: Doc, cue: Span, entry: Entry) -> Optional[Span]:
         """The speaker on the entry's side; a verb with nobody before it looks after (", said Alice")."""

@@ -40,6 +40,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
 from .extensions import source_link
+from .sentences import sentences
 
 WORDS_FILE = Path(__file__).with_name("clause_words.json")
 CLAIM, CONDITION, FRAME = "claim", "condition", "frame"
@@ -469,13 +470,6 @@ class DocClauses:
                 if claims:
                     return claims
         return []
-
-
-def sentences(doc: Doc) -> List[Span]:
-    """A Doc's sentences, or the whole Doc as one when no component set boundaries."""
-    if not len(doc):
-        return []
-    return list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
 
 
 def doc_clauses(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span],

@@ -24,6 +24,7 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 from spacy.tokens import Doc, Span
 
 from ..lexicon import Entry
+from .sentences import sentences
 
 CONFUSABLES_FILE = Path(__file__).with_name("confusables.tsv")
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
@@ -210,7 +211,7 @@ def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
         if attrs:
             shadowed.from_array(attrs, doc.to_array(attrs))
     elif doc.has_annotation("SENT_START"):
-        sentence_starts = {sent.start_char for sent in doc.sents}
+        sentence_starts = {sent.start_char for sent in sentences(doc)}
         for token, start in zip(shadowed, starts):
             token.is_sent_start = token.i == 0 or start in sentence_starts
     return shadowed

@@ -19,6 +19,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ..cues.extensions import CUES_KEY
+from ..cues.sentences import sentences
 from ..lexicon import LABELS
 
 Gold = Tuple[int, int, str]  # start_char, end_char, label
@@ -121,12 +122,13 @@ def units_of(doc: Doc, gold_keys: Sequence[str], pred_key: str = CUES_KEY,
     reference = doc if reference is None else reference
     gold = [(s.start_char, s.end_char, s.label_) for key in gold_keys for s in reference.spans.get(key, [])]
     predicted = [(s.start_char, s.end_char, s.label_, s.id_) for s in doc.spans.get(pred_key, [])]
-    bounds = [(sent.start_char, sent.end_char) for sent in doc.sents] if doc.has_annotation("SENT_START") else [
-        (0, len(doc.text))]
+    text = doc.text  # joined once: Doc.text joins every token on each access
+    bounds = [(sent.start_char, sent.end_char) for sent in sentences(doc)] if doc.has_annotation("SENT_START") else [
+        (0, len(text))]
     units = []
     for start, end in bounds:
         units.append(Unit(
-            doc.text[start:end],
+            text[start:end],
             [(s - start, e - start, label) for s, e, label in gold if start <= s < end],
             [(s - start, e - start, label, entry) for s, e, label, entry in predicted if start <= s < end],
             skip,

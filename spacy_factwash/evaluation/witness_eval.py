@@ -39,16 +39,18 @@ def stratified(units: Sequence[Tuple[str, bool]], per_class: int, seed: int = SE
 
 
 def samples(root: Path, splits: Path, nlp, per_class: int, seed: int = SEED) -> Dict[str, List[Tuple[str, bool]]]:
-    """The stratified test sample of each class: (sentence, gold) pairs."""
+    """The stratified test sample of each class: (sentence, gold) pairs. Drawing needs sentences and their gold
+    only, so of the pipeline only its sentencizer runs here (the drawn sentences are annotated when scored)."""
     drawn = {}
-    for label, corpora in SOURCES.items():
-        units = []
-        for corpus in corpora:
-            for doc in nlp.pipe(to_doc(nlp, item) for item in read_half(root, corpus, "test", splits)):
-                skip = tuple(doc.user_data[META_KEY]["skip_labels"])
-                units += [(u.text, any(g[2] == label for g in u.gold)) for u in units_of(doc, [GOLD_KEY])
-                          if label not in skip and u.text.strip()]
-        drawn[label] = stratified(units, per_class, seed)
+    with nlp.select_pipes(enable=[name for name in nlp.pipe_names if name == "sentencizer"]):
+        for label, corpora in SOURCES.items():
+            units = []
+            for corpus in corpora:
+                for doc in nlp.pipe(to_doc(nlp, item) for item in read_half(root, corpus, "test", splits)):
+                    skip = tuple(doc.user_data[META_KEY]["skip_labels"])
+                    units += [(u.text, any(g[2] == label for g in u.gold)) for u in units_of(doc, [GOLD_KEY])
+                              if label not in skip and u.text.strip()]
+            drawn[label] = stratified(units, per_class, seed)
     return drawn
 
 

@@ -21,7 +21,7 @@ from typing import List, Optional, Tuple
 
 from spacy.tokens import Doc
 
-from ..cues.clauses import sentences
+from ..cues.sentences import sentences
 from ..gate.report import Change, Excerpt
 from .budget import BudgetExhausted
 from .client import ModelComponent

@@ -141,6 +141,24 @@ def test_any_text_gated_against_itself_passes(text, trailing):
     assert report.verdict == "pass" or (report.empty_memory and report.verdict == "uncheckable"), str(report)
 
 
+# whole sentences and fragments, some opening alike, so a claim recurs in sentences that say different things
+SENTENCES = ["Watch the video:", "Watch the video: the firm fired six people and paid 9,525 dollars.",
+             "Watch the video: Alice said the launch might slip to Monday.", "Read more:", "Read more: costs rose 5%.",
+             "The team won.", "The team won, but only if the audit passes.", "Bob reportedly left in June.",
+             "Prices fell by about 40 km.", "It was not the CEO.", "Not sure.", "\n"]
+SENTENCE_TEXTS = st.lists(st.sampled_from(SENTENCES), max_size=8).map(" ".join)
+
+
+@SETTINGS
+@given(SENTENCE_TEXTS)
+@example("Watch the video: the firm fired six people and paid 9,525 dollars. Watch the video: Alice said the launch "
+         "might slip to Monday. Watch the video:")  # a FRANK article of this shape, gated against itself, was
+# flagged: its copy of "Watch the video:" was checked against the sentence of the first copy, with its values
+def test_a_text_of_recurring_sentences_gated_against_itself_passes(text):
+    report = inspect(text, text)
+    assert report.verdict == "pass" or (report.empty_memory and report.verdict == "uncheckable"), str(report)
+
+
 @pytest.mark.parametrize("source, memory", [
     ("About 5 servers and 5 disks failed.", "5 servers and 5 disks failed."),
     ("Roughly 5 people came and 5 left.", "5 people came and 5 left."),

@@ -23,7 +23,8 @@ from spacy.language import Language
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
-from ..cues.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses, sentences
+from ..cues.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses
+from ..cues.sentences import sentences
 from ..cues.normalise import Shadow
 from ..cues.extensions import CUES_KEY, SOURCES_KEY, source_link
 from .quantities import unit_hashes

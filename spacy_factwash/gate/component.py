@@ -12,19 +12,21 @@ and the verdict policy over the changes (``policy.py``).
 """
 
 import warnings
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
 from ..cues.normalise import reading
+from ..cues.sentences import sentences as doc_sentences
 from ..strength.claim import STRENGTH_KEY
 from ..stream import batches
 from ..zones import zone
 from .align import Alignment, align
 from .checks import CHECKS, Pair
 from .checks.base import excerpt
+from .checks.values import values_read
 from .claims import DocClaims, LemmaKey, Reading, build_claims
 from .policy import REJECT, REWRITE, verdict
 from .language import not_english, too_short
@@ -105,9 +107,12 @@ class CompareComponent:
         claims the memory claim merged: every one of them, since the memory answers for all it took."""
         version = memory.doc.user_data.get(LEXICON_VERSION_KEY) or source.doc.user_data.get(LEXICON_VERSION_KEY)
         found = []
-        for candidate in _distinct(alignment.candidates):
+        for candidate in _distinct(alignment.candidates, source):
+            # an exact copy answers to its own sentence (a copy of "Watch the video:" is not the copy in a
+            # sentence with values); claims the memory merged answer together
+            tied = (candidate,) if alignment.exact else alignment.candidates
             pair = Pair(alignment.memory, candidate, version, self.words.version, source, memory, aligned_to,
-                        aligned_from, self.min_source_values, alignment.candidates, evidentials)
+                        aligned_from, self.min_source_values, tied, evidentials)
             found.append([c for check in CHECKS for c in check(pair) if c.type not in self.disabled])
         if alignment.exact:
             return min(found, key=_weight)
@@ -115,6 +120,11 @@ class CompareComponent:
 
     def compare(self, source: Doc, memory: Doc) -> Report:
         """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
+        return self._compare(source, memory, lambda doc, side: self.claims(doc))
+
+    def _compare(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims]) -> Report:
+        """``compare``, reading a Doc's claims on one side through ``claims_of`` (a batch reads a text it holds
+        more than once on the same side once)."""
         version = memory.user_data.get(LEXICON_VERSION_KEY) or source.user_data.get(LEXICON_VERSION_KEY)
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
@@ -123,7 +133,7 @@ class CompareComponent:
         if foreign:
             return Report(verdict((), (), not_english=True), [], [], list(ALWAYS_NOT_CHECKED) + list(CHANGE_TYPES),
                           version, lexicon_digest=digest, not_english=foreign)
-        source_claims, memory_claims = self.claims(source), self.claims(memory)
+        source_claims, memory_claims = claims_of(source, "source"), claims_of(memory, "memory")
         alignments = align(source_claims.claims, memory_claims.claims, self.threshold)
         aligned_to: Dict[int, List] = {}
         for alignment in alignments:
@@ -155,7 +165,7 @@ class CompareComponent:
         the check off (``check_language = false``)."""
         if not self.check_language:
             return []
-        sentences = [excerpt(sentence) for sentence in memory.sents] if memory.has_annotation("SENT_START") else []
+        sentences = [excerpt(sentence) for sentence in doc_sentences(memory)] if memory.has_annotation("SENT_START") else []
         return not_english([("source", source.text), ("memory", memory.text)], self.min_language_score,
                            self.max_english_share, self.min_language_words, sentences)
 
@@ -197,11 +207,21 @@ class CompareComponent:
             yield (report, context) if as_tuples else report
 
     def _gate_batch(self, batch: List[Tuple[Tuple[str, str], object]]) -> List[Tuple[Report, object]]:
-        """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it."""
-        texts = [text for (source, memory), _ in batch for text in (source, memory)]
+        """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it. A text
+        the batch holds more than once (one source, several memories made from it) is annotated and read into
+        claims once per side: comparing reads Docs and claims and changes neither."""
+        texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
         with zone(self.nlp):
-            docs = list(self.nlp.pipe(texts, batch_size=len(texts) or 1))
-            return [(self.compare(docs[2 * i], docs[2 * i + 1]), context) for i, (_, context) in enumerate(batch)]
+            docs = dict(zip(texts, self.nlp.pipe(texts, batch_size=len(texts) or 1)))
+            read: Dict[Tuple[int, str], DocClaims] = {}
+
+            def claims_of(doc: Doc, side: str) -> DocClaims:
+                if (id(doc), side) not in read:  # the Docs live in ``docs`` until the batch ends
+                    read[id(doc), side] = self.claims(doc)
+                return read[id(doc), side]
+
+            return [(self._compare(docs[source], docs[memory], claims_of), context)
+                    for (source, memory), context in batch]
 
 
 def cue_component(nlp: Language):
@@ -217,13 +237,15 @@ def evidential_entries(cues) -> FrozenSet[str]:
     return frozenset(e.id for e in cues.lexicons.for_label("ATTRIBUTION") if e.source_side is None and e.role == "cue")
 
 
-def _distinct(candidates: Sequence) -> List:
-    """Tied source claims less repeats: copies with the same words, qualifiers and conditions give the same
-    changes, so one of each is checked (a source that repeats a sentence a thousand times costs one check)."""
+def _distinct(candidates: Sequence, source: DocClaims) -> List:
+    """Tied source claims less repeats: copies with the same words, qualifiers and conditions, in sentences whose
+    values read alike (the values check reads the whole sentence), give the same changes, so one of each is checked
+    (a source that repeats a sentence a thousand times costs one check)."""
     seen, kept = set(), []
     for claim in candidates:
-        if claim.signature not in seen:
-            seen.add(claim.signature)
+        key = (claim.signature, values_read(source, claim))
+        if key not in seen:
+            seen.add(key)
             kept.append(claim)
     return kept
 

@@ -105,6 +105,12 @@ def sentence_values(claims: DocClaims, claim: Claim) -> List[Value]:
     return found
 
 
+def values_read(claims: DocClaims, claim: Claim) -> tuple:
+    """What the values check reads from a claim's sentence: its values, by amount, unit, noun and bound (copies of
+    a claim in sentences that read alike give the same changes)."""
+    return tuple((v.quantity.value, v.quantity.unit, v.noun, v.bound, v.soft) for v in sentence_values(claims, claim))
+
+
 def document_values(claims: DocClaims) -> List[Value]:
     """The values of every sentence of a Doc that holds a claim (each sentence read once)."""
     first = {claim.clause.sentence: claim for claim in reversed(claims.claims)}

@@ -56,6 +56,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
+def test_half_result(corpora):
+    """The packaged lexicons scored on every corpus's test half (evaluation/evaluate.py)."""
+    from spacy_factwash.evaluation.evaluate import evaluate
+
+    return evaluate(corpora, "test", ROOT / "training" / "splits")
+
+
+@pytest.fixture(scope="session")
 def gate_corpus_result(corpora):
     """The gate on the corpus drop/control pairs of the test halves (evaluation/gate_pairs.py)."""
     from spacy_factwash.evaluation.evaluate import evaluation_pipeline

@@ -25,12 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
 
 
-@pytest.fixture(scope="session")
-def test_half(corpora):
-    """The packaged lexicons scored on every corpus's test half (computed once)."""
-    return evaluate(corpora, "test", SPLITS)
-
-
 # -- readers: counts as documented in the corpora's SOURCES.md ------------------------------
 
 
@@ -96,8 +90,8 @@ def test_tempeval_reader_excludes_the_creation_time(corpora):
     assert test_timex == 158 - 20  # 158 TIMEX3 in te3-platinum, one creation time per document
 
 
-def test_every_gold_span_maps_onto_tokens(test_half):
-    assert test_half["unaligned_gold_spans"] == {name: 0 for name in CORPORA}
+def test_every_gold_span_maps_onto_tokens(test_half_result):
+    assert test_half_result["unaligned_gold_spans"] == {name: 0 for name in CORPORA}
 
 
 def test_unmappable_gold_spans_are_counted_not_dropped_silently():
@@ -218,18 +212,18 @@ def test_packaged_lexicons_are_the_last_mining_rounds_output():
 # -- the README's figures --------------------------------------------------------------------
 
 
-def test_readme_table_is_the_measured_table(test_half):
-    drift = readme_drift(HELDOUT, markdown_table(test_half))
+def test_readme_table_is_the_measured_table(test_half_result):
+    drift = readme_drift(HELDOUT, markdown_table(test_half_result))
     assert drift == [], "README held-out table drifted from the measurement:\n" + "\n".join(drift)
 
 
-def test_guard_names_a_perturbed_figure(test_half, tmp_path):
-    measured = markdown_table(test_half)
+def test_guard_names_a_perturbed_figure(test_half_result, tmp_path):
+    measured = markdown_table(test_half_result)
     drift = perturbed_drift(HELDOUT, measured, "| CD-SCO | NEGATION", 9, "0.01")  # the F1 column
     assert len(drift) == 1 and drift[0].startswith("CD-SCO / NEGATION / F1: README says 0.01, measured")
 
 
-def test_guard_names_the_drift_a_lexicon_change_causes(corpora, test_half, tmp_path):
+def test_guard_names_the_drift_a_lexicon_change_causes(corpora, test_half_result, tmp_path):
     lexicon_dir = tmp_path / "lexicons"
     shutil.copytree(packaged_lexicon_dir(), lexicon_dir)
     path = lexicon_dir / "negation.jsonl"

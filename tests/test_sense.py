@@ -160,7 +160,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _parse_cue_table(corpora, request):
     from spacy_factwash.evaluation.evaluate import compare_parse, parse_table
 
-    return parse_table(*compare_parse(corpora, "test", ROOT / "training" / "splits"), load_sense().version)
+    return parse_table(*compare_parse(corpora, "test", ROOT / "training" / "splits",
+                                      word_lists=request.getfixturevalue("test_half_result")), load_sense().version)
 
 
 def _summedits_table(corpora, request):

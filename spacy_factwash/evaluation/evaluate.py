@@ -138,10 +138,17 @@ SENSE_LABELS = ("HEDGE", "ATTRIBUTION")
 SENSE_CORPORA = tuple(dict.fromkeys(v.corpus for v in VIEWS if v.label in SENSE_LABELS))
 
 
-def compare_parse(root: Path, half: str, split_dir: Path) -> Tuple[Dict[str, object], Dict[str, object]]:
-    """The hedge and attribution views scored by the word lists alone and with the parse's cue sense."""
-    return tuple(evaluate(root, half, split_dir, nlp=evaluation_pipeline(parse=parse), corpora=SENSE_CORPORA)
-                 for parse in (False, True))
+def compare_parse(root: Path, half: str, split_dir: Path, word_lists: Optional[Dict[str, object]] = None
+                  ) -> Tuple[Dict[str, object], Dict[str, object]]:
+    """The hedge and attribution views scored by the word lists alone and with the parse's cue sense.
+    ``word_lists``: an ``evaluate`` of the same half without the parse, when one was made already (its rows of the
+    sense corpora are the first result)."""
+    if word_lists is None:
+        word_lists = evaluate(root, half, split_dir, nlp=evaluation_pipeline(), corpora=SENSE_CORPORA)
+    elif word_lists["half"] != half:
+        raise ValueError(f"word_lists scored the {word_lists['half']} half, not {half}")
+    word_lists = {**word_lists, "rows": [row for row in word_lists["rows"] if row["corpus"] in SENSE_CORPORA]}
+    return word_lists, evaluate(root, half, split_dir, nlp=evaluation_pipeline(parse=True), corpora=SENSE_CORPORA)
 
 
 def parse_table(without_parse: Dict[str, object], with_parse: Dict[str, object], sense_version: str) -> str:
@@ -153,8 +160,9 @@ def parse_table(without_parse: Dict[str, object], with_parse: Dict[str, object],
         "| corpus | class | TP | FP | FN | P | R | F1 | TP parse | FP parse | FN parse | P parse | R parse | F1 parse |",
         "|---|---|" + "---:|" * 12,
     ]
-    for row, parsed in zip(without_parse["rows"], with_parse["rows"]):
-        s, p = row["sentence"], parsed["sentence"]
+    parsed_rows = {(row["view"], row["label"]): row for row in with_parse["rows"]}
+    for row in without_parse["rows"]:
+        s, p = row["sentence"], parsed_rows[row["view"], row["label"]]["sentence"]
         if row["label"] not in SENSE_LABELS or not s["tp"] + s["fn"]:
             continue
         lines.append(

@@ -323,3 +323,17 @@ def test_a_fresh_pipeline_gates_batch_after_batch():
     pairs = [("Someone said it might rain.", "It rains.")] * 3
     reports = list(spacy_factwash.load().get_pipe("factwash_compare").pipe_pairs(pairs, batch_size=1))
     assert [r.verdict for r in reports] == ["rewrite"] * 3
+
+
+def test_a_batch_that_repeats_a_text_gives_the_reports_of_its_pairs_gated_one_by_one():
+    """A batch annotates a text it holds more than once (one source, several memories; a pair of one text) once
+    and reads its claims once per side: the reports are those of each pair on its own."""
+    source = ("Someone said Alice might get admin access if the audit passes on Monday. The cluster has 4,500 nodes. "
+              "Watch the video: the firm paid about $9,525.")
+    pairs = [(source, "Alice gets admin access."), (source, "The cluster has 4,800 nodes."), (source, source),
+             ("Alice gets admin access.", "Alice gets admin access."), (source, "Alice gets admin access.")]
+    nlp = spacy_factwash.default_pipeline()
+    gate = nlp.get_pipe("factwash_compare")
+    one_by_one = [gate.compare(*nlp.pipe(pair)) for pair in pairs]
+    assert [r.verdict for r in one_by_one] == ["rewrite", "reject", "pass", "pass", "rewrite"]
+    assert list(gate.pipe_pairs(pairs, batch_size=8)) == one_by_one

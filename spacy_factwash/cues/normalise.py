@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+import numpy
 from spacy.tokens import Doc, Span
 
 from ..lexicon import Entry
@@ -211,9 +212,10 @@ def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
         if attrs:
             shadowed.from_array(attrs, doc.to_array(attrs))
     elif doc.has_annotation("SENT_START"):
+        # set as one array: each Token.is_sent_start write reads the whole Doc's annotation (quadratic)
         sentence_starts = {sent.start_char for sent in sentences(doc)}
-        for token, start in zip(shadowed, starts):
-            token.is_sent_start = token.i == 0 or start in sentence_starts
+        flags = [1 if i == 0 or start in sentence_starts else -1 for i, start in enumerate(starts)]
+        shadowed.from_array(["SENT_START"], numpy.array(flags, dtype="int64").astype("uint64").reshape(-1, 1))
     return shadowed
 
 

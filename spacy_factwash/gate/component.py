@@ -129,7 +129,8 @@ class CompareComponent:
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
         digest = memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, "")
-        foreign = self.not_english(source, memory)
+        texts = [("source", source.text), ("memory", memory.text)]  # Doc.text joins every token: once here
+        foreign = self.not_english(source, memory, texts)
         if foreign:
             return Report(verdict((), (), not_english=True), [], [], list(ALWAYS_NOT_CHECKED) + list(CHANGE_TYPES),
                           version, lexicon_digest=digest, not_english=foreign)
@@ -156,25 +157,25 @@ class CompareComponent:
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
-            self._not_checked(source, memory), version, notes, empty, len(memory_claims.clauses.sentences),
+            self._not_checked(source, memory, texts), version, notes, empty, len(memory_claims.clauses.sentences),
             lexicon_digest=digest,
         )
 
-    def not_english(self, source: Doc, memory: Doc) -> List[LanguageFinding]:
+    def not_english(self, source: Doc, memory: Doc,
+                    texts: Optional[List[Tuple[str, str]]] = None) -> List[LanguageFinding]:
         """The texts of the pair confidently not in English (``gate/language.py``); none when the config turned
-        the check off (``check_language = false``)."""
+        the check off (``check_language = false``). ``texts``: the pair's (side, text), when already joined."""
         if not self.check_language:
             return []
         sentences = [excerpt(sentence) for sentence in doc_sentences(memory)] if memory.has_annotation("SENT_START") else []
-        return not_english([("source", source.text), ("memory", memory.text)], self.min_language_score,
+        return not_english(texts or [("source", source.text), ("memory", memory.text)], self.min_language_score,
                            self.max_english_share, self.min_language_words, sentences)
 
-    def _not_checked(self, source: Doc, memory: Doc) -> List[str]:
+    def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]]) -> List[str]:
         """What no check covered: always ``broadened`` and ``weakened``; the checks the config disabled; claim
         strength when the pipeline has no ``factwash_strength`` to read it; the language, when the check is off or
-        the pair is too short to tell it."""
+        the pair (``texts``: its (side, text)) is too short to tell it."""
         missing = [] if STRENGTH_KEY in source.spans and STRENGTH_KEY in memory.spans else ["strengthened_causality"]
-        texts = [("source", source.text), ("memory", memory.text)]
         language = ["language"] if not self.check_language or too_short(texts, self.min_language_words) else []
         return list(ALWAYS_NOT_CHECKED) + [t for t in self.disabled if t not in missing] + missing + language
 

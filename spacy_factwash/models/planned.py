@@ -25,9 +25,12 @@ def planned_calls(pairs: Iterable[Tuple[str, str]], nlp, model: str) -> Dict[str
     witness, judge = Witness(model=model), SupportJudge(model=model)
     asked = set()
     plan = {"writes": 0, "witness_calls": 0, "witness_usd": 0.0, "support_calls": 0, "support_usd": 0.0}
-    for source, memory in pairs:
-        source_doc, memory_doc = nlp.pipe([source, memory])
-        report = gate.compare(source_doc, memory_doc)
+    pairs = list(pairs)
+    # the judge's sentences need the memory's tokens and sentence starts only
+    sentence_starts = [name for name in nlp.pipe_names if name == "sentencizer"]
+    with nlp.select_pipes(enable=sentence_starts):
+        memory_docs = list(nlp.pipe(memory for _, memory in pairs))
+    for (source, _), memory_doc, report in zip(pairs, memory_docs, gate.pipe_pairs(pairs)):
         plan["writes"] += 1
         for change in report.changes:
             sentence = change.memory.text

@@ -5,7 +5,9 @@ needs them is skipped with the reason; in CI (CI=true) a missing corpus is a
 failure, so a green CI run always means the corpus tests ran.
 """
 
+import fcntl
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -55,54 +57,75 @@ def corpora() -> Path:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def made_once(tmp_path_factory, name: str, measure):
+    """A session measurement made once for the whole run. The suite runs in worker processes (setup.cfg), where a
+    session fixture is made once per worker: the first worker to ask makes it, under a lock, and leaves it pickled in
+    the run's temporary folder; a worker that asks later (or meanwhile, waiting on the lock) reads it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return measure()
+    path = tmp_path_factory.getbasetemp().parent / f"{name}.pickle"  # the folder all workers of this run share
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.is_file():
+            return pickle.loads(path.read_bytes())
+        result = measure()
+        path.write_bytes(pickle.dumps(result))
+        return result
+
+
 @pytest.fixture(scope="session")
-def test_half_result(corpora):
+def test_half_result(corpora, tmp_path_factory):
     """The packaged lexicons scored on every corpus's test half (evaluation/evaluate.py)."""
     from spacy_factwash.evaluation.evaluate import evaluate
 
-    return evaluate(corpora, "test", ROOT / "training" / "splits")
+    return made_once(tmp_path_factory, "test_half", lambda: evaluate(corpora, "test", ROOT / "training" / "splits"))
 
 
 @pytest.fixture(scope="session")
-def gate_corpus_result(corpora):
+def gate_corpus_result(corpora, tmp_path_factory):
     """The gate on the corpus drop/control pairs of the test halves (evaluation/gate_pairs.py)."""
     from spacy_factwash.evaluation.evaluate import evaluation_pipeline
     from spacy_factwash.evaluation.gate_pairs import build_pairs, score_pairs
 
-    pairs = build_pairs(corpora, ROOT / "training" / "splits", evaluation_pipeline())
-    return score_pairs(pairs, spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+    def measure():
+        pairs = build_pairs(corpora, ROOT / "training" / "splits", evaluation_pipeline())
+        return score_pairs(pairs, spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+
+    return made_once(tmp_path_factory, "gate_corpus", measure)
 
 
 @pytest.fixture(scope="session")
-def frank_result(corpora):
+def frank_result(corpora, tmp_path_factory):
     """The gate on FRANK's test split (evaluation/frank.py)."""
     from spacy_factwash.evaluation.frank import score
 
-    return score(corpora / "frank" / "raw", spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+    return made_once(tmp_path_factory, "frank", lambda: score(
+        corpora / "frank" / "raw", spacy_factwash.default_pipeline().get_pipe("factwash_compare")))
 
 
 @pytest.fixture(scope="session")
-def summedits_result(corpora):
+def summedits_result(corpora, tmp_path_factory):
     """The gate on SummEdits, without and with the parse (evaluation/summedits.py)."""
     from spacy_factwash.evaluation.summedits import measure
 
-    return measure(corpora)
+    return made_once(tmp_path_factory, "summedits", lambda: measure(corpora))
 
 
 @pytest.fixture(scope="session")
-def gate_sets_result():
+def gate_sets_result(tmp_path_factory):
     """The gate on the written pair sets (evaluation/gate_sets.py)."""
     from spacy_factwash.evaluation.gate_sets import score_sets
 
-    return score_sets(ROOT / "training" / "gate_sets", spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+    return made_once(tmp_path_factory, "gate_sets", lambda: score_sets(
+        ROOT / "training" / "gate_sets", spacy_factwash.default_pipeline().get_pipe("factwash_compare")))
 
 
 @pytest.fixture(scope="session")
-def work_growth_result():
+def work_growth_result(tmp_path_factory):
     """The gate's calls as its texts double (evaluation/work.py), counted in fresh interpreters."""
     from spacy_factwash.evaluation.work import work_growth
 
-    return work_growth()
+    return made_once(tmp_path_factory, "work_growth", work_growth)
 
 
 def cues_of(doc, label=None):

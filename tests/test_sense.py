@@ -152,6 +152,31 @@ def test_a_users_own_parse_pipeline_gets_the_same_cue_sense(parsed_nlp):
     assert cues_of(user("Officials stated that the road is closed."), "ATTRIBUTION")
 
 
+def test_parsing_only_where_it_matters_gives_the_cues_of_parsing_everything(corpora):
+    """The evaluation parses only Docs with a candidate of a class whose detector reads the parse; every Doc gets
+    the cues and sentences the whole parse pipeline gives it."""
+    from itertools import islice
+
+    from spacy_factwash.evaluation.corpora import read_half
+    from spacy_factwash.evaluation.evaluate import annotated, evaluation_pipeline
+    from spacy_factwash.evaluation.gold import to_doc
+
+    nlp = evaluation_pipeline(parse=True)
+    splits = ROOT / "training" / "splits"
+    items = list(islice(read_half(corpora, "bioscope", "dev", splits), 300))
+    items += list(islice(read_half(corpora, "polnear", "dev", splits), 2))
+    items += list(islice(read_half(corpora, "cdsco", "dev", splits), 100))
+    needs = [nlp.get_pipe("factwash_cues").parse_matters(to_doc(nlp, item)) for item in items]
+    assert 0 < sum(needs) < len(items) / 2
+
+    def read(docs):
+        return [(cues_of(doc), [(s.start, s.end) for s in doc.sents]) for doc in docs]
+
+    everything = read(nlp.pipe(to_doc(nlp, item) for item in items))
+    assert read(annotated(nlp, (to_doc(nlp, item) for item in items), batch_size=64)) == everything
+    assert any(label in ("HEDGE", "ATTRIBUTION") for cues, _ in everything for label, _, _ in cues)
+
+
 # -- the README's tables: cue figures with and without the parse, and the gate on SummEdits ------------
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -104,6 +104,7 @@ class AttributionDetector(CueDetector):
 
     label = "ATTRIBUTION"
     name = "attribution"
+    reads_parse = True
 
     def keep(self, doc: Doc, cue: Match) -> bool:
         """With a parse, drop a reporting word in another sense ("the state of Texas", "added salt"; sense.py)."""

@@ -56,6 +56,7 @@ class CueDetector:
 
     label: ClassVar[str] = ""
     name: ClassVar[str] = ""
+    reads_parse: ClassVar[bool] = False  # whether ``keep`` reads a parse (tags, dependencies) when the Doc has one
 
     def keep(self, doc: Doc, cue: Match) -> bool:
         """Class-specific acceptance of one candidate cue (default: accept)."""

@@ -19,6 +19,7 @@ class HedgeDetector(CueDetector):
 
     label = "HEDGE"
     name = "hedge"
+    reads_parse = True
 
     def keep(self, doc: Doc, cue: Match) -> bool:
         """Reject "May" written with a capital where no sentence starts (the month), and wrong senses (sense.py)."""

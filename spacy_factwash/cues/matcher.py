@@ -196,6 +196,16 @@ class CueComponent(Pipe):
         self._write(doc, cues, sources, lexicons)
         return doc
 
+    def parse_matters(self, doc: Doc) -> bool:
+        """Whether a parse could change this component's cues on ``doc``: a parse only changes how the classes
+        whose detectors read it (``reads_parse``) resolve their candidates, so only a Doc where the lexicon
+        matches a candidate of such a class. (Lets a caller parse only the Docs where it matters.)"""
+        self.lexicons  # read and compiled here when neither initialized nor loaded
+        read, _ = reading(doc, self.case_forms, self.tokenizer)
+        parsed = {label for label, detector in self.detectors.items() if detector.reads_parse}
+        return any(label in parsed and not is_exclusion
+                   for label, _, is_exclusion in (self.entries[key] for key, _, _ in self.matcher(read)))
+
     def _resolve(self, doc: Doc, lexicons: LexiconSet) -> List[Tuple[Span, str, Optional[Span]]]:
         """Each resolved cue of ``doc`` (the Doc itself or its shadow) with its entry id and speaker span."""
         raw: Dict[str, Tuple[List[Match], List[Match]]] = {}

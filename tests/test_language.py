@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import spacy
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import spacy_factwash
@@ -137,6 +137,8 @@ TEMPLATES = [
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(TEMPLATES), st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(PLACES),
        st.sampled_from(CODE))
+@example(TEMPLATES[3], "Jean-Luc Picard", "Ana Sofía Pérez", "Zürich", "`kubectl get pods`")  # read as Dutch (0.61)
+# while names counted in the English share: found by a suite run
 def test_english_sentences_full_of_foreign_names_are_never_declared(template, name, other, place, code):
     text = template.format(name=name, other=other, place=place, code=code)
     memory = f"{name} is in {place}."
@@ -152,8 +154,10 @@ def test_text_without_words_is_never_declared(text):
 
 def test_prose_leaves_out_addresses_code_and_numbers():
     assert read("See https://x.org/a and `rm -rf /` or mail bob@x.com: 250 ms, NOT ok.") == (
-        "see and or mail ms, not ok.", 7)
-    assert read("Yesterday Hollande met Merkel in Berlin.") == ("yesterday hollande met merkel in berlin.", 3)
+        "see and or mail ms, not ok.", 7, "see and or mail ms, not ok.")
+    # the model reads the names; the English share is read without them
+    assert read("Yesterday Hollande met Merkel in Berlin.") == ("yesterday hollande met merkel in berlin.", 3,
+                                                                "yesterday met in")
 
 
 def test_settings_are_checked_and_saved(nlp, tmp_path):

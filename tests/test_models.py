@@ -28,7 +28,7 @@ from spacy_factwash.models.quotes import function_words, locate, quote_problem  
 from spacy_factwash.models.runfile import RunFile, parse_run_name, resume, run_name  # noqa: E402
 from spacy_factwash.models.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
 
-from conftest import perturbed_drift, readme_drift
+from conftest import made_once, perturbed_drift, readme_drift
 
 PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "models" / "prompts"
 HEDGED = "Alice will, one would imagine, be promoted."
@@ -532,11 +532,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def cost_measured(corpora):
+def cost_measured(corpora, tmp_path_factory):
     from spacy_factwash.evaluation.model_cost import cost_table, write_sets
 
-    return cost_table(write_sets(ROOT / "training" / "gate_sets", corpora / "frank" / "raw"), default_pipeline(),
-                      "claude-haiku-4-5")
+    return made_once(tmp_path_factory, "model_cost_table", lambda: cost_table(
+        write_sets(ROOT / "training" / "gate_sets", corpora / "frank" / "raw"), default_pipeline(), "claude-haiku-4-5"))
 
 
 def test_readme_model_cost_table_is_the_computed_table(cost_measured):

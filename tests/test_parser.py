@@ -19,7 +19,7 @@ from spacy_factwash.lexicon import sha256
 from spacy_factwash.evaluation.readme import PARSER
 from spacy_factwash.parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir
 
-from conftest import perturbed_drift, readme_drift
+from conftest import made_once, perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -241,12 +241,15 @@ def test_packaging_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def parser_table(corpora):
+def parser_table(corpora, tmp_path_factory):
     """The README table recomputed: the shipped model scored on EWT test (about ten seconds)."""
     from spacy_factwash.evaluation.parser_build import figures_table, published_figures
 
-    test = ud_ewt.score(spacy.load(MODEL), (ud_ewt.ewt_root(corpora) / "en_ewt-ud-test.conllu").read_text("utf8"))
-    return figures_table(test, published_figures(ROOT / "training" / "parser" / "published.json"), MODEL)
+    def measure():
+        test = ud_ewt.score(spacy.load(MODEL), (ud_ewt.ewt_root(corpora) / "en_ewt-ud-test.conllu").read_text("utf8"))
+        return figures_table(test, published_figures(ROOT / "training" / "parser" / "published.json"), MODEL)
+
+    return made_once(tmp_path_factory, "parser_table", measure)
 
 
 def test_readme_parser_table_is_the_measured_table(parser_table):

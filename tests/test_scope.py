@@ -23,7 +23,7 @@ from spacy_factwash.evaluation.scope import (CEILING, GOLD, PREDICTED, RESOLVERS
                                              in_convention, markdown_table, punctuation, score_doc, scope_doc,
                                              scope_pipeline)
 
-from conftest import perturbed_drift, readme_drift
+from conftest import made_once, perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -277,9 +277,10 @@ def test_a_modifier_scopes_its_noun_phrase_on_a_parse_but_the_clause_without_one
 
 
 @pytest.fixture(scope="module")
-def measured_scope_table(corpora):
+def measured_scope_table(corpora, tmp_path_factory):
     """The test-half scope table, measured now (without a parser, as the README's is)."""
-    return markdown_table(evaluate(corpora, "test", ROOT / "training" / "splits"))
+    return made_once(tmp_path_factory, "scope_table",
+                     lambda: markdown_table(evaluate(corpora, "test", ROOT / "training" / "splits")))
 
 
 @pytest.mark.corpus

@@ -16,7 +16,7 @@ from spacy_factwash.evaluation.sense_mining import KEPT_SENSE, MIN_KEPT, MIN_WRO
 from spacy_factwash.lexicon import LexiconError, freeze, packaged_lexicon_dir
 from spacy_factwash.parse import ewt_parser_dir, parse_pipeline
 
-from conftest import cues_of, perturbed_drift, readme_drift
+from conftest import cues_of, made_once, perturbed_drift, readme_drift
 
 
 @pytest.fixture(scope="module")
@@ -204,9 +204,9 @@ TABLES = {
 
 
 @pytest.fixture(scope="module", params=[pytest.param(name, marks=pytest.mark.corpus) for name in TABLES])
-def measured_table(request, corpora):
-    """(name, table) measured from the corpora, once per module."""
-    return request.param, TABLES[request.param][0](corpora, request)
+def measured_table(request, corpora, tmp_path_factory):
+    """(name, table) measured from the corpora, once for the run."""
+    return request.param, made_once(tmp_path_factory, request.param, lambda: TABLES[request.param][0](corpora, request))
 
 
 def test_readme_tables_are_the_measured_tables(measured_table):

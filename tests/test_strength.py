@@ -24,7 +24,7 @@ from spacy_factwash.lexicon import LexiconError, freeze
 from spacy_factwash.strength import Strength, StrengthCue, strengthened
 from spacy_factwash.strength.lexicon import STRENGTH_DATA, STRENGTH_FILES, load_strength_lexicon
 
-from conftest import perturbed_drift, readme_drift
+from conftest import made_once, perturbed_drift, readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
@@ -284,10 +284,11 @@ def test_a_press_release_never_straddles_the_halves(corpora):
 
 
 @pytest.fixture(scope="module")
-def measured(corpora):
+def measured(corpora, tmp_path_factory):
     from spacy_factwash.evaluation.strength_eval import markdown_table, measure
 
-    return markdown_table(measure(corpora, SPLITS, ROOT / "training" / "gate_sets"))
+    return made_once(tmp_path_factory, "strength_table",
+                     lambda: markdown_table(measure(corpora, SPLITS, ROOT / "training" / "gate_sets")))
 
 
 @pytest.mark.corpus

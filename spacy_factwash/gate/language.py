@@ -25,7 +25,7 @@ import importlib.util
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
 from .report import Excerpt, LanguageFinding
 
@@ -76,19 +76,30 @@ def english_words() -> Tuple[FrozenSet[str], Any]:
     return frozenset(STOP_WORDS | {lemma.lower() for lemma in table.values()}), table
 
 
-def read(text: str) -> Tuple[str, int]:
-    """What the model reads of ``text`` (its words less addresses, paths, code and numbers, lower-cased), and
-    how many of them are not names (a capitalised word inside a sentence)."""
+class Prose(NamedTuple):
+    """What is read of a text: ``text``, what the model reads (its words less addresses, paths, code and numbers,
+    lower-cased); ``words``, how many of them are not names (a capitalised word inside a sentence); ``unnamed``,
+    those words, lower-cased: the English share is read on them (a name says nothing of the language around it:
+    "Jean-Luc Picard and Ana Sofía Pérez met in Zürich" is English)."""
+
+    text: str
+    words: int
+    unnamed: str
+
+
+def read(text: str) -> Prose:
+    """What is read of ``text`` (``Prose``)."""
     kept: List[str] = []
-    count, previous = 0, "."
+    unnamed: List[str] = []
+    previous = "."
     for word in (CODE.sub(" ", text) if "`" in text else text).split():
         if NOT_PROSE.search(word):
             continue
         kept.append(word)
         if WORD.search(word) and not (word[:1].isupper() and not word.isupper() and previous[-1:] not in ".!?:;"):
-            count += 1
+            unnamed.append(word)
         previous = word
-    return " ".join(kept).lower(), count
+    return Prose(" ".join(kept).lower(), len(unnamed), " ".join(unnamed).lower())
 
 
 def english_share(prose_: str) -> float:
@@ -108,10 +119,10 @@ def identify(prose_: str) -> Tuple[str, float]:
     return labels[0].replace("__label__", ""), min(float(scores[0]), 1.0)
 
 
-def judge(prose_: str, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
+def judge(prose_: Prose, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
     """(language, probability) when some prose is confidently not English, else None."""
-    language, score = identify(prose_)
-    if language and language != "en" and score >= min_score and english_share(prose_) < max_english_share:
+    language, score = identify(prose_.text)
+    if language and language != "en" and score >= min_score and english_share(prose_.unnamed) < max_english_share:
         return language, round(score, 3)
     return None
 
@@ -123,17 +134,19 @@ def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_shar
     nothing is declared. When the memory is not declared whole, each of its ``sentences`` with at least
     ``min_sentence_words`` words is read alone: one sentence in another language is enough ("Alice was
     promoted. Bob wurde eingestellt." would otherwise align, word for word, to an English source)."""
-    readings = [(side, *read(text)) for side, text in texts]
-    chosen = [(side, prose_) for side, prose_, count in readings if count >= min_words]
-    if len(chosen) < len(readings) and sum(count for _, _, count in readings) >= min_words:
-        chosen.append((" and ".join(side for side, _, _ in readings), " ".join(p for _, p, _ in readings)))
+    readings = [(side, read(text)) for side, text in texts]
+    chosen = [(side, prose_) for side, prose_ in readings if prose_.words >= min_words]
+    if len(chosen) < len(readings) and sum(prose_.words for _, prose_ in readings) >= min_words:
+        chosen.append((" and ".join(side for side, _ in readings), Prose(
+            " ".join(p.text for _, p in readings), sum(p.words for _, p in readings),
+            " ".join(p.unnamed for _, p in readings))))
     found = [LanguageFinding(side, *judged) for side, prose_ in chosen
              if (judged := judge(prose_, min_score, max_english_share))]
     if any(finding.side == "memory" for finding in found):
         return found
     for sentence in sentences:
-        prose_, count = read(sentence.text)
-        judged = judge(prose_, min_score, max_english_share) if count >= min_sentence_words else None
+        prose_ = read(sentence.text)
+        judged = judge(prose_, min_score, max_english_share) if prose_.words >= min_sentence_words else None
         if judged:
             return found + [LanguageFinding("memory", *judged, sentence=sentence)]
     return found
@@ -141,4 +154,4 @@ def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_shar
 
 def too_short(texts: List[Tuple[str, str]], min_words: int) -> bool:
     """Whether the texts, even read together, have too few words to tell their language."""
-    return sum(read(text)[1] for _, text in texts) < min_words
+    return sum(read(text).words for _, text in texts) < min_words

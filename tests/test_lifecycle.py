@@ -296,8 +296,12 @@ def test_cli_commands_that_annotate_take_a_lexicon_dir(custom_dir, tmp_path):
     gate = run_cli("gate", str(pairs), str(tmp_path / "out.jsonl"), "--lexicon-dir", str(custom_dir))
     assert gate.returncode == 0, gate.stderr
     assert "strengthened_certainty 1" in gate.stderr
-    for command in ("cues", "annotate", "check", "gate", "report", "drift", "bench", "confirm"):
-        assert "--lexicon-dir" in run_cli(command, "--help").stdout, command
+    from typer.testing import CliRunner
+
+    from spacy_factwash.cli import app
+
+    for command in ("cues", "annotate", "check", "gate", "report", "drift", "bench", "confirm"):  # help in-process
+        assert "--lexicon-dir" in CliRunner().invoke(app, [command, "--help"]).output, command
 
 
 def test_cli_drift_and_confirm_judge_with_the_lexicon_dir(custom_dir, tmp_path):

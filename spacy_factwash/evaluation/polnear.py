@@ -21,12 +21,13 @@ GROUPS = {"Cue": ("ATTRIBUTION", "factwash_gold"), "Source": ("SOURCE", "polnear
           "Content": ("CONTENT", "polnear_content")}
 
 
-def choose_annotation(text_path: Path, folder: Path) -> Path:
-    """The annotation file used for an article: the first annotator id in sort order."""
-    candidates = sorted(folder.glob(f"{text_path.stem}_*.ann"), key=lambda p: p.stem.rsplit("_", 1)[1])
-    if not candidates:
-        raise FileNotFoundError(f"{folder}: no annotation file for {text_path.name}")
-    return candidates[0]
+def chosen_annotations(folder: Path) -> Dict[str, Path]:
+    """The annotation file used for each article of a folder, by article: the first annotator id in sort order
+    (the folder listed once, not once per article)."""
+    chosen: Dict[str, Path] = {}
+    for path in sorted(folder.glob("*_*.ann"), key=lambda p: p.stem.rsplit("_", 1)[1]):
+        chosen.setdefault(path.stem.rsplit("_", 1)[0], path)
+    return chosen
 
 
 def parse_ann(path: Path) -> List[Tuple[str, List[Tuple[int, int]]]]:
@@ -49,10 +50,14 @@ def read(root: Path) -> Iterator[GoldText]:
     """Gold articles of the official train, dev and test compartments under ``root``."""
     data = root / "data"
     for subset in SPLITS:
+        folder = data / subset / "attributions"
+        annotations = chosen_annotations(folder)
         for text_path in sorted((data / subset / "text").glob("*.txt")):
+            if text_path.stem not in annotations:
+                raise FileNotFoundError(f"{folder}: no annotation file for {text_path.name}")
             text = text_path.read_text(encoding="utf8")
             spans = []
-            for kind, fragments in parse_ann(choose_annotation(text_path, data / subset / "attributions")):
+            for kind, fragments in parse_ann(annotations[text_path.stem]):
                 if kind not in GROUPS:
                     continue
                 label, group = GROUPS[kind]

@@ -566,7 +566,7 @@ def test_planned_calls_count_what_a_run_would_ask(tmp_path):
     assert 0 < plan["witness_usd"] < plan["support_usd"]
 
 
-def small_test_halves(folder: Path, per_subset: int = 5) -> Path:
+def small_test_halves(folder: Path, per_subset: int = 2) -> Path:
     """Split files that keep every document of the committed ones but put only the first ``per_subset`` test
     documents of each subset in the test half (the rest in dev): the real corpora read, a small half scored."""
     folder.mkdir()

@@ -86,14 +86,14 @@ def test_factwash_lemmas_keep_lemmas_already_set_and_work_on_a_foreign_vocab():
 def test_bench_gate_prints_rates_processes_and_stream_memory(corpora):
     result = CliRunner().invoke(app, ["bench-gate", "--corpora", str(corpora), "--polnear-pairs", "120",
                                       "--stream-pairs", "300", "--long-sentences", "100",
-                                      "--growth-from", "200"])
+                                      "--growth-from", "100"])
     assert result.exit_code == 0, result.output
     rates = [line for line in result.output.splitlines() if "pairs/s" in line]
     assert any("n_process=1" in line for line in rates)
     assert "resident memory while streaming: 30: " in result.output and "growth from the first" in result.output
     assert "long document: 100 source sentences, 10 memory sentences: annotated in" in result.output
-    assert "repetitive source (sentences): 200: annotate" in result.output and "400: annotate" in result.output
-    assert "cue-dense text, no sentences (words): 800: annotate" in result.output and "3,200: annotate" in result.output
+    assert "repetitive source (sentences): 100: annotate" in result.output and "400: annotate" in result.output
+    assert "cue-dense text, no sentences (words): 400: annotate" in result.output and "1,600: annotate" in result.output
 
 
 def test_every_package_in_the_source_tree_is_built():

@@ -57,6 +57,20 @@ def corpora() -> Path:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# the fixtures of the measured tables (here and in the test modules)
+MEASUREMENTS = frozenset({"test_half_result", "gate_corpus_result", "frank_result", "summedits_result",
+                          "gate_sets_result", "work_growth_result", "measured", "measured_table", "cost_measured",
+                          "measured_scope_table", "parser_table"})
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests that read a measured table run first (the order is otherwise kept). In worker processes a worker
+    starts on the first tests of its share and an idle worker takes tests from the end of a busy one's share: the
+    long measurements start at once and the short tests fill in around them, instead of one worker ending the run
+    alone on a measurement."""
+    items.sort(key=lambda item: MEASUREMENTS.isdisjoint(item.fixturenames))
+
+
 def made_once(tmp_path_factory, name: str, measure):
     """A session measurement made once for the whole run. The suite runs in worker processes (setup.cfg), where a
     session fixture is made once per worker: the first worker to ask makes it, under a lock, and leaves it pickled in

@@ -96,7 +96,8 @@ def read(text: str) -> Prose:
         if NOT_PROSE.search(word):
             continue
         kept.append(word)
-        if WORD.search(word) and not (word[:1].isupper() and not word.isupper() and previous[-1:] not in ".!?:;"):
+        # a capitalised word is a name unless a sentence (or a colon's clause) starts there; not after ";"
+        if WORD.search(word) and not (word[:1].isupper() and not word.isupper() and previous[-1:] not in ".!?:"):
             unnamed.append(word)
         previous = word
     return Prose(" ".join(kept).lower(), len(unnamed), " ".join(unnamed).lower())

@@ -135,7 +135,7 @@ def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_shar
     nothing is declared. When the memory is not declared whole, each of its ``sentences`` with at least
     ``min_sentence_words`` words is read alone: one sentence in another language is enough ("Alice was
     promoted. Bob wurde eingestellt." would otherwise align, word for word, to an English source)."""
-    readings = [(side, read(text)) for side, text in texts]
+    readings = _distinct([(side, read(text)) for side, text in texts])
     chosen = [(side, prose_) for side, prose_ in readings if prose_.words >= min_words]
     if len(chosen) < len(readings) and sum(prose_.words for _, prose_ in readings) >= min_words:
         chosen.append((" and ".join(side for side, _ in readings), Prose(
@@ -155,4 +155,15 @@ def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_shar
 
 def too_short(texts: List[Tuple[str, str]], min_words: int) -> bool:
     """Whether the texts, even read together, have too few words to tell their language."""
-    return sum(read(text).words for _, text in texts) < min_words
+    return sum(prose_.words for _, prose_ in _distinct([(side, read(text)) for side, text in texts])) < min_words
+
+
+def _distinct(readings: List[Tuple[str, Prose]]) -> List[Tuple[str, Prose]]:
+    """The readings less repeats of an earlier one's text: a copy says nothing more of its language, so a short
+    text gated against itself is not read as twice as long."""
+    seen, kept = set(), []
+    for side, prose_ in readings:
+        if prose_.text not in seen:
+            seen.add(prose_.text)
+            kept.append((side, prose_))
+    return kept

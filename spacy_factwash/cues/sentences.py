@@ -10,7 +10,14 @@ from typing import List
 
 import numpy
 from spacy.attrs import SENT_START
+from spacy.language import Language
 from spacy.tokens import Doc, Span
+
+
+def sentencizer_only(nlp: Language):
+    """``nlp.select_pipes`` leaving only the pipeline's sentencizer on: for callers that need a Doc's tokens and
+    sentence starts and nothing else (a context manager)."""
+    return nlp.select_pipes(enable=[name for name in nlp.pipe_names if name == "sentencizer"])
 
 
 def sentences(doc: Doc) -> List[Span]:

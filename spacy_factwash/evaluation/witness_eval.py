@@ -17,6 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..cues.sentences import sentencizer_only
 from ..models.runfile import RunFile, resume
 from .corpora import read_half
 from .gold import GOLD_KEY, META_KEY, to_doc
@@ -42,7 +43,7 @@ def samples(root: Path, splits: Path, nlp, per_class: int, seed: int = SEED) -> 
     """The stratified test sample of each class: (sentence, gold) pairs. Drawing needs sentences and their gold
     only, so of the pipeline only its sentencizer runs here (the drawn sentences are annotated when scored)."""
     drawn = {}
-    with nlp.select_pipes(enable=[name for name in nlp.pipe_names if name == "sentencizer"]):
+    with sentencizer_only(nlp):
         for label, corpora in SOURCES.items():
             units = []
             for corpus in corpora:

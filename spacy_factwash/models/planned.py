@@ -11,6 +11,7 @@ is checked against; the cost line of a real run gives what was spent.
 
 from typing import Dict, Iterable, Tuple
 
+from ..cues.sentences import sentencizer_only
 from .added import TOOL as SUPPORT_TOOL
 from .added import SupportJudge, judged_sentences
 from .budget import worst_case
@@ -26,9 +27,7 @@ def planned_calls(pairs: Iterable[Tuple[str, str]], nlp, model: str) -> Dict[str
     asked = set()
     plan = {"writes": 0, "witness_calls": 0, "witness_usd": 0.0, "support_calls": 0, "support_usd": 0.0}
     pairs = list(pairs)
-    # the judge's sentences need the memory's tokens and sentence starts only
-    sentence_starts = [name for name in nlp.pipe_names if name == "sentencizer"]
-    with nlp.select_pipes(enable=sentence_starts):
+    with sentencizer_only(nlp):  # the judge's sentences need the memory's tokens and sentence starts only
         memory_docs = list(nlp.pipe(memory for _, memory in pairs))
     for (source, _), memory_doc, report in zip(pairs, memory_docs, gate.pipe_pairs(pairs)):
         plan["writes"] += 1

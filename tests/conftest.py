@@ -14,6 +14,7 @@ import pytest
 import spacy
 
 import spacy_factwash
+import properties  # noqa: F401  (loads the suite's hypothesis profile)
 
 CORPORA_ENV = "FACTWASH_CORPORA"
 

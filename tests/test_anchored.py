@@ -2,13 +2,14 @@
 
 import pytest
 import spacy
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
 from spacy_factwash.cues.anchored import AnchoredMatcher, choose_anchor
 from spacy_factwash.lexicon import load_lexicons
+from properties import properties
 
 PATTERNS = [e for e in load_lexicons().entries if e.is_token_pattern]
 VOCAB_WORDS = sorted(
@@ -28,7 +29,7 @@ def _both(words):
     return sorted(plain(doc)), sorted(anchored(doc), key=lambda m: (m[0], m[1], m[2]))
 
 
-@settings(max_examples=150, deadline=None)
+@properties(150)
 @given(st.lists(st.sampled_from(VOCAB_WORDS), min_size=1, max_size=14))
 def test_anchored_equals_plain_matcher_on_lexicon_patterns(words):
     plain, anchored = _both(words)

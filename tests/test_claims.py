@@ -1,10 +1,11 @@
 """The claim-level gate: clauses, binding, alignment, normalised matching, and its invariants as properties."""
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example, given
 from hypothesis import strategies as st
 
 from spacy_factwash import check, default_pipeline, inspect
+from properties import properties
 
 GATE = default_pipeline().get_pipe("factwash_compare")
 
@@ -130,7 +131,7 @@ WORDS = ["Alice", "said", "might", "not", "if", "the", "audit", "passes", "on", 
          "half", "a", "quarter", "million", "km", "between", "or", "more", "from", "-", "\n"]
 TEXTS = st.lists(st.sampled_from(WORDS), max_size=30).map(" ".join)
 WHITESPACE = st.sampled_from(["", " ", "\n", "\n\n", "\t "])
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = properties(200, suppress_health_check=list(HealthCheck))
 
 
 @SETTINGS

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from spacy_factwash.gate.compiled_patterns import LARGE, compile_kept, program_path
@@ -20,6 +20,7 @@ READER = """
 import dataclasses, json, sys
 import spacy_factwash
 from spacy_factwash.gate.quantities import quantities
+from properties import properties
 nlp = spacy_factwash.default_pipeline()
 for line in sys.stdin:
     request = json.loads(line)
@@ -101,7 +102,7 @@ TEXTS = st.lists(st.tuples(VALUE, JOIN), min_size=1, max_size=3).map(
 
 
 @pytest.mark.slow
-@settings(max_examples=100, deadline=None)
+@properties(100)
 @given(TEXTS)
 def test_values_read_the_same_with_and_without_the_kept_tables(readers, text):
     readings = {name: reader.ask(text=text) for name, reader in readers.items()}

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 import spacy
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import spacy_factwash
 from spacy_factwash.gate.language import identify, not_english, read
 from spacy_factwash.gate.report import CHANGE_TYPES
 from spacy_factwash.pipeline import load
+from properties import properties
 
 PAIRS = [json.loads(line) for line in
          (Path(__file__).parent / "data" / "non_english_pairs.jsonl").read_text(encoding="utf8").splitlines()]
@@ -96,6 +97,19 @@ def test_short_sides_are_read_together(nlp):
     assert [(f.side, f.language) for f in together] == [("source and memory", "de")]
 
 
+@pytest.mark.parametrize("pair", PAIRS[:4], ids=[p["id"] for p in PAIRS[:4]])
+def test_a_copy_passes_in_any_language_and_no_language_guess_decides_it(nlp, pair):
+    """A memory that repeats its source word for word washed nothing away: it passes whatever the language model
+    reads (the root of the self-copy family: '( n\u200bot n\u200bot' read as Low German, 'Alice ; CEO' as
+    French), and says the language was not read. Anything that is not a copy is still read."""
+    for text in (pair["source"], pair["memory"], "( n\u200bot n\u200bot", "Alice ; CEO", "Bob sagt nein."):
+        report = compare(nlp, text, "  " + text.replace(" ", "\n") + "\n")
+        assert not report.not_english and "language" in report.not_checked, report
+        assert report.verdict == "pass" or (report.empty_memory and report.verdict == "uncheckable"), report
+    assert compare(nlp, pair["source"], pair["memory"]).not_english
+    assert compare(nlp, pair["source"], pair["source"] + " Bob sagt nein.").not_english
+
+
 def test_a_pair_too_short_to_tell_says_so(nlp):
     report = compare(nlp, "Kudos.", "Kudos.")
     assert report.verdict == "pass" and not report.not_english and "language" in report.not_checked
@@ -134,7 +148,7 @@ TEMPLATES = [
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@properties(60)
 @given(st.sampled_from(TEMPLATES), st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(PLACES),
        st.sampled_from(CODE))
 @example(TEMPLATES[3], "Jean-Luc Picard", "Ana Sofía Pérez", "Zürich", "`kubectl get pods`")  # read as Dutch (0.61)
@@ -145,7 +159,7 @@ def test_english_sentences_full_of_foreign_names_are_never_declared(template, na
     assert not_english([("source", text), ("memory", memory)], 0.6, 0.4, 4) == [], text
 
 
-@settings(max_examples=60, deadline=None)
+@properties(60)
 @given(st.text(alphabet=st.characters(whitelist_categories=("Nd", "Po", "Zs", "Sm")), max_size=40))
 def test_text_without_words_is_never_declared(text):
     assert identify(read(text)[0]) == ("", 0.0)

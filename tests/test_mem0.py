@@ -6,7 +6,7 @@ import os
 import threading
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import in_ci
@@ -23,6 +23,7 @@ import spacy_factwash  # noqa: E402
 from mem0_local import audit, events, new_memory, offline, outcomes, threadsafe  # noqa: E402
 from openai_stub import Stub, new_messages  # noqa: E402
 from spacy_factwash.memory.mem0_adapter import NotStored  # noqa: E402
+from properties import properties
 
 HEARSAY = [{"role": "user", "content": "Someone in the chat said Alice was promoted to admin this morning."}]
 EXTRACTED = {"memory": [{"text": "Alice was promoted to admin."}]}
@@ -135,7 +136,7 @@ def wrapped_reply(texts, before, after, language, fenced, thinks):
     return ("<think>" + before + "</think>" + reply) if thinks else reply
 
 
-@settings(max_examples=80, deadline=None)
+@properties(80)
 @given(FACTS, PROSE, PROSE, st.sampled_from(["", "json"]), st.booleans(), st.booleans())
 def test_a_fenced_or_chatty_reply_is_read_to_the_last_fact(texts, before, after, language, fenced, thinks):
     from spacy_factwash.memory.extraction import read_extraction
@@ -151,7 +152,7 @@ def test_whatever_mem0_reads_from_a_reply_the_gate_reads_too(tmp_path, stub):
                                                           "reject": "drop"})
     seen = []
 
-    @settings(max_examples=12, deadline=None, database=None)
+    @properties(12)
     @given(FACTS, PROSE, PROSE, st.sampled_from(["", "json", "JSON", "text"]), st.booleans(), st.booleans())
     def same_replies(texts, before, after, language, fenced, thinks):
         stub.reply = wrapped_reply(texts, before, after, language, fenced, thinks)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 
@@ -29,6 +29,7 @@ from spacy_factwash.models.runfile import RunFile, parse_run_name, resume, run_n
 from spacy_factwash.models.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
 
 from conftest import made_once, perturbed_drift, readme_drift
+from properties import properties
 
 PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "models" / "prompts"
 HEDGED = "Alice will, one would imagine, be promoted."
@@ -121,7 +122,7 @@ FUNCTION_OR_PUNCTUATION = st.lists(st.sampled_from(sorted(function_words()) + ["
                                    min_size=1, max_size=4).map(" ".join)
 
 
-@settings(max_examples=60, deadline=None)
+@properties(60)
 @given(FUNCTION_OR_PUNCTUATION, st.integers(min_value=0, max_value=40), st.integers(min_value=1, max_value=6))
 def test_no_quote_of_only_function_words_or_punctuation_or_cut_out_of_a_word_can_count(quoted, start, width):
     sentence = "It is said that the new office in Lisbon would, perhaps, open in the spring."
@@ -420,7 +421,7 @@ REPORTS = [inspect(s, m) for s, m in PAIRS]
 MEMORY_DOCS = [default_pipeline()(m) for _, m in PAIRS]
 
 
-@settings(max_examples=60, deadline=None)
+@properties(60)
 @given(st.sampled_from(range(len(PAIRS))), JUDGEMENTS)
 def test_whatever_the_support_judge_says_the_verdict_and_changes_do_not_move(index, reply):
     report = REPORTS[index]

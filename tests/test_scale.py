@@ -5,7 +5,7 @@ import json
 from functools import partial
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from spacy.tokens import DocBin
 from typer.testing import CliRunner
@@ -20,6 +20,7 @@ from scale_pipelines import MARK, failing_build, logged_build
 distributed = pytest.importorskip("distributed")
 from spacy_factwash.scale import annotate_corpus, gate_corpus  # noqa: E402
 from spacy_factwash.scale.corpus import records  # noqa: E402
+from properties import properties
 
 TEXTS = ["Alice might come to the meeting.", "", "Bob said the build broke on Monday.", "Revenue rose 12% in 2023.",
          "If it rains, the match is off.", "Carol never replied.", "   ", "Reportedly, the plant closed.",
@@ -173,7 +174,7 @@ def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batc
 
 @given(st.lists(st.text(alphabet="abc .", min_size=1, max_size=12), min_size=1, max_size=5),
        st.integers(min_value=1, max_value=300))
-@settings(max_examples=40, deadline=None)
+@properties(40)
 def test_the_memory_benchmark_stream_has_distinct_pairs_each_with_words_of_its_own(sentences, total):
     from spacy_factwash.scale.bench import distinct_pairs
 

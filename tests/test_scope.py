@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import spacy
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from spacy.tokens import Span
 
@@ -24,6 +24,7 @@ from spacy_factwash.evaluation.scope import (CEILING, GOLD, PREDICTED, RESOLVERS
                                              scope_pipeline)
 
 from conftest import made_once, perturbed_drift, readme_drift
+from properties import properties
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -186,7 +187,7 @@ WORDS = ["Alice", "said", "the", "budget", "was", "not", "approved", "may", "nev
          "and", "which", "without", "or", "appears", "to", "be", "cut", "Monday", "no", "doubt", "(", ")", "."]
 
 
-@settings(max_examples=150, deadline=None)
+@properties(150)
 @given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=25), st.sampled_from(STYLES))
 def test_narrowing_never_widens_a_scope_beyond_the_clauses_it_is_bound_to(words, style):
     nlp = _property_nlp()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import spacy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import spacy_factwash
@@ -17,6 +17,7 @@ from spacy_factwash.lexicon import LexiconError, freeze, packaged_lexicon_dir
 from spacy_factwash.parse import ewt_parser_dir, parse_pipeline
 
 from conftest import cues_of, made_once, perturbed_drift, readme_drift
+from properties import properties
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +121,7 @@ WORDS = ["Alice", "said", "that", "the", "state", "may", "could", "be", "detecte
          "on", "Monday", ",", '"', "possible", "appears", "to", "work", "we", "heard", "noise"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@properties(60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=25))
 def test_the_parse_only_removes_cues_and_never_moves_a_sentence(parsed_nlp, default_nlp, words):
     text = " ".join(words)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import spacy
 import srsly
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from spacy.tokens import DocBin, Span
 from typer.testing import CliRunner
@@ -25,6 +25,7 @@ from spacy_factwash.strength import Strength, StrengthCue, strengthened
 from spacy_factwash.strength.lexicon import STRENGTH_DATA, STRENGTH_FILES, load_strength_lexicon
 
 from conftest import made_once, perturbed_drift, readme_drift
+from properties import properties
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
@@ -232,7 +233,7 @@ def test_the_neutral_vocabulary_holds_no_strength_word(nlp):
     assert all(not nlp(word).spans["factwash_strength"] for word in NEUTRAL)
 
 
-@settings(max_examples=60, deadline=None)
+@properties(60)
 @given(words=st.lists(st.sampled_from(NEUTRAL), min_size=1, max_size=20))
 def test_a_text_with_no_strength_word_is_none_and_plain(nlp, words):
     doc = nlp(" ".join(words) + ".")
@@ -240,7 +241,7 @@ def test_a_text_with_no_strength_word_is_none_and_plain(nlp, words):
     assert certainty_level(doc).level == "plain"
 
 
-@settings(max_examples=80, deadline=None)
+@properties(80)
 @given(claim=claim_texts(), other=st.one_of(claim_texts(), st.lists(st.sampled_from(NEUTRAL), min_size=1, max_size=8)
                                               .map(" ".join)),
        joint=st.sampled_from(["; ", ", and ", ", but ", " — "]), before=st.booleans())

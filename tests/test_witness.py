@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 
@@ -15,6 +15,7 @@ anthropic, httpx = require_sdk()
 
 from spacy_factwash import inspect  # noqa: E402
 from spacy_factwash.models.witness import Witness, lower_with_witness, validate  # noqa: E402
+from properties import properties
 
 SEVERITY = {"pass": 0, "uncheckable": 1, "rewrite": 2, "reject": 3}
 
@@ -76,7 +77,7 @@ PAIRS = [("Someone said Alice might be promoted if the audit passes.", "Alice wi
 REPORTS = [inspect(s, m) for s, m in PAIRS]
 
 
-@settings(max_examples=60, deadline=None)
+@properties(60)
 @given(st.sampled_from(range(len(PAIRS))), REPLIES)
 def test_whatever_the_witness_says_the_verdict_is_never_stricter(index, reply):
     report = REPORTS[index]

@@ -130,7 +130,9 @@ class CompareComponent:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
         digest = memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, "")
         texts = [("source", source.text), ("memory", memory.text)]  # Doc.text joins every token: once here
-        foreign = self.not_english(source, memory, texts)
+        # a memory that repeats its source word for word washed nothing away, in any language: no guess of the
+        # language may decide its verdict (a self-copy read as Low German was uncheckable)
+        foreign = [] if copies(texts) else self.not_english(source, memory, texts)
         if foreign:
             return Report(verdict((), (), not_english=True), [], [], list(ALWAYS_NOT_CHECKED) + list(CHANGE_TYPES),
                           version, lexicon_digest=digest, not_english=foreign)
@@ -176,7 +178,8 @@ class CompareComponent:
         strength when the pipeline has no ``factwash_strength`` to read it; the language, when the check is off or
         the pair (``texts``: its (side, text)) is too short to tell it."""
         missing = [] if STRENGTH_KEY in source.spans and STRENGTH_KEY in memory.spans else ["strengthened_causality"]
-        language = ["language"] if not self.check_language or too_short(texts, self.min_language_words) else []
+        language = ["language"] if (not self.check_language or copies(texts)
+                                    or too_short(texts, self.min_language_words)) else []
         return list(ALWAYS_NOT_CHECKED) + [t for t in self.disabled if t not in missing] + missing + language
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
@@ -249,6 +252,12 @@ def _distinct(candidates: Sequence, source: DocClaims) -> List:
             seen.add(key)
             kept.append(claim)
     return kept
+
+
+def copies(texts: Sequence[Tuple[str, str]]) -> bool:
+    """Whether the memory repeats its source word for word (the pair's (side, text); whitespace aside)."""
+    (_, source), (_, memory) = texts
+    return source.split() == memory.split()
 
 
 def _words(span) -> str:

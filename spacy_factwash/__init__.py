@@ -6,15 +6,12 @@ per class) when this package, or its ``spacy_factories`` entry point, is
 imported.
 """
 
-from .cues import attribution, conditional, factory, hedge, negation, temporal  # noqa: F401  (registers factories)
-from .cues.extensions import CUES_KEY, SOURCES_KEY, register_extensions
-from .gate import component  # noqa: F401  (registers factwash_compare)
-from . import lemmas  # noqa: F401  (registers factwash_lemmas)
-from .strength import component as strength_component  # noqa: F401  (registers factwash_strength)
-from .strength import Certainty, Strength, certainty_level, claim_strength
-from .gate.report import Report
-from .lexicon import LABELS, LexiconError, load_lexicons
-from .pipeline import check, confirm, default_pipeline, drift, inspect, load, wrap
+from . import pipes  # noqa: F401  (registers the components' factories)
+from .api import check, confirm, default_pipeline, drift, inspect, load, wrap
+from .lexicon.frozen import LABELS, LexiconError, load_lexicons
+from .pipes.cues.extensions import CUES_KEY, SOURCES_KEY, register_extensions
+from .pipes.gate.report import Report
+from .pipes.strength import Certainty, Strength, certainty_level, claim_strength
 
 __version__ = "0.1.0"
 __all__ = [

@@ -9,7 +9,6 @@ import json
 import threading
 
 import pytest
-
 from conftest import in_ci
 from local_server import JSONHandler, LocalServer
 

@@ -10,11 +10,11 @@ import os
 import pickle
 from pathlib import Path
 
+import properties  # noqa: F401  (loads the suite's hypothesis profile)
 import pytest
 import spacy
 
 import spacy_factwash
-import properties  # noqa: F401  (loads the suite's hypothesis profile)
 
 CORPORA_ENV = "FACTWASH_CORPORA"
 
@@ -91,7 +91,7 @@ def made_once(tmp_path_factory, name: str, measure):
 @pytest.fixture(scope="session")
 def test_half_result(corpora, tmp_path_factory):
     """The packaged lexicons scored on every corpus's test half (evaluation/evaluate.py)."""
-    from spacy_factwash.evaluation.evaluate import evaluate
+    from factwash_dev.evaluation.evaluate import evaluate
 
     return made_once(tmp_path_factory, "test_half", lambda: evaluate(corpora, "test", ROOT / "training" / "splits"))
 
@@ -99,8 +99,8 @@ def test_half_result(corpora, tmp_path_factory):
 @pytest.fixture(scope="session")
 def gate_corpus_result(corpora, tmp_path_factory):
     """The gate on the corpus drop/control pairs of the test halves (evaluation/gate_pairs.py)."""
-    from spacy_factwash.evaluation.evaluate import evaluation_pipeline
-    from spacy_factwash.evaluation.gate_pairs import build_pairs, score_pairs
+    from factwash_dev.evaluation.evaluate import evaluation_pipeline
+    from factwash_dev.evaluation.gate_pairs import build_pairs, score_pairs
 
     def measure():
         pairs = build_pairs(corpora, ROOT / "training" / "splits", evaluation_pipeline())
@@ -112,7 +112,7 @@ def gate_corpus_result(corpora, tmp_path_factory):
 @pytest.fixture(scope="session")
 def frank_result(corpora, tmp_path_factory):
     """The gate on FRANK's test split (evaluation/frank.py)."""
-    from spacy_factwash.evaluation.frank import score
+    from factwash_dev.evaluation.frank import score
 
     return made_once(tmp_path_factory, "frank", lambda: score(
         corpora / "frank" / "raw", spacy_factwash.default_pipeline().get_pipe("factwash_compare")))
@@ -121,7 +121,7 @@ def frank_result(corpora, tmp_path_factory):
 @pytest.fixture(scope="session")
 def summedits_result(corpora, tmp_path_factory):
     """The gate on SummEdits, without and with the parse (evaluation/summedits.py)."""
-    from spacy_factwash.evaluation.summedits import measure
+    from factwash_dev.evaluation.summedits import measure
 
     return made_once(tmp_path_factory, "summedits", lambda: measure(corpora))
 
@@ -129,7 +129,7 @@ def summedits_result(corpora, tmp_path_factory):
 @pytest.fixture(scope="session")
 def gate_sets_result(tmp_path_factory):
     """The gate on the written pair sets (evaluation/gate_sets.py)."""
-    from spacy_factwash.evaluation.gate_sets import score_sets
+    from factwash_dev.evaluation.gate_sets import score_sets
 
     return made_once(tmp_path_factory, "gate_sets", lambda: score_sets(
         ROOT / "training" / "gate_sets", spacy_factwash.default_pipeline().get_pipe("factwash_compare")))
@@ -138,7 +138,7 @@ def gate_sets_result(tmp_path_factory):
 @pytest.fixture(scope="session")
 def work_growth_result(tmp_path_factory):
     """The gate's calls as its texts double (evaluation/work.py), counted in fresh interpreters."""
-    from spacy_factwash.evaluation.work import work_growth
+    from factwash_dev.evaluation.work import work_growth
 
     return made_once(tmp_path_factory, "work_growth", work_growth)
 
@@ -153,21 +153,21 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 
 def page_text(name: str) -> str:
     """The documentation page that holds table ``name`` (``evaluation.readme.PAGES``)."""
-    from spacy_factwash.evaluation.readme import PAGES
+    from factwash_dev.evaluation.readme import PAGES
 
     return (ROOT / PAGES[name]).read_text(encoding="utf8")
 
 
 def readme_drift(name: str, measured: str):
     """How the README's table ``name`` differs from a measured table (empty when they agree)."""
-    from spacy_factwash.evaluation.readme import extract_table, table_drift
+    from factwash_dev.evaluation.readme import extract_table, table_drift
 
     return table_drift(extract_table(page_text(name), name), measured)
 
 
 def perturbed_drift(name: str, measured: str, row_start: str, cell: int, value: str):
     """The drift the guard reports for a README whose table ``name`` has one cell of one row changed."""
-    from spacy_factwash.evaluation.readme import extract_table, replace_table, table_drift
+    from factwash_dev.evaluation.readme import extract_table, replace_table, table_drift
 
     row = next(line for line in measured.splitlines() if line.startswith(row_start))
     cells = row.split("|")

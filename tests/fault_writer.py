@@ -46,8 +46,9 @@ def run(config: Path, audit_log: Path, database: Path, first: int, count: int, r
         file_size_limit: Optional[int] = None) -> None:
     """Writes ``first`` to ``first + count - 1`` through a store wrapped here (the target of a child process);
     with ``file_size_limit``, no file this process writes may grow past it (a disk that is full)."""
-    import spacy_factwash
     from mem0 import Memory
+
+    import spacy_factwash
 
     offline()
     with open(record, "a", encoding="utf8") as out:

@@ -2,14 +2,13 @@
 
 import pytest
 import spacy
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
+from properties import properties
 from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
-from spacy_factwash.cues.anchored import AnchoredMatcher, choose_anchor
-from spacy_factwash.lexicon import load_lexicons
-from properties import properties
+from spacy_factwash.lexicon.frozen import load_lexicons
+from spacy_factwash.lexicon.matcher import AnchoredMatcher, choose_anchor
 
 PATTERNS = [e for e in load_lexicons().entries if e.is_token_pattern]
 VOCAB_WORDS = sorted(

@@ -4,15 +4,14 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import readme_drift
 from typer.testing import CliRunner
 
 import spacy_factwash
+from factwash_dev.evaluation.authority_fixture import markdown_table, read_fixture, score_fixture
+from factwash_dev.evaluation.readme import AUTHORITY
+from spacy_factwash.api import default_confirmer
 from spacy_factwash.cli import app
-from spacy_factwash.evaluation.authority_fixture import markdown_table, read_fixture, score_fixture
-from spacy_factwash.evaluation.readme import AUTHORITY
-from spacy_factwash.pipeline import default_confirmer
-
-from conftest import readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "training" / "authority" / "fixture.jsonl"

@@ -1,12 +1,11 @@
 """The README's before/after of the claim-level gate: "after" is the measurement, "before" the recorded one."""
 
 import pytest
-
-from spacy_factwash import default_pipeline
-from spacy_factwash.evaluation.claim_gate import BEFORE, markdown_table, read_before
-from spacy_factwash.evaluation.readme import CLAIM_GATE
-
 from conftest import ROOT, perturbed_drift, readme_drift
+
+from factwash_dev.evaluation.claim_gate import BEFORE, markdown_table, read_before
+from factwash_dev.evaluation.readme import CLAIM_GATE
+from spacy_factwash import default_pipeline
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,10 @@
 """The claim-level gate: clauses, binding, alignment, normalised matching, and its invariants as properties."""
 
 import pytest
-from hypothesis import HealthCheck, example, given
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, strategies as st
+from properties import properties
 
 from spacy_factwash import check, default_pipeline, inspect
-from properties import properties
 
 GATE = default_pipeline().get_pipe("factwash_compare")
 

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_factwash.cli import app
-from spacy_factwash.lexicon import load_lexicons
+from spacy_factwash.lexicon.frozen import load_lexicons
 
 RUNNER = CliRunner()
 VERSION = load_lexicons().version
@@ -148,7 +148,7 @@ def test_annotate_with_two_processes_writes_the_same_records(tmp_path):
 def test_freeze_lexicons_reports_a_broken_file(tmp_path):
     import shutil
 
-    from spacy_factwash.lexicon import packaged_lexicon_dir
+    from spacy_factwash.lexicon.frozen import packaged_lexicon_dir
 
     folder = tmp_path / "lex"
     shutil.copytree(packaged_lexicon_dir(), folder)

@@ -6,7 +6,6 @@ the exclusions and class rules are pinned.
 """
 
 import pytest
-
 from conftest import cues_of
 
 POSITIVE = {

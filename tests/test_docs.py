@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import spacy_factwash
-from spacy_factwash.evaluation.readme import PAGES, extract_table
+from factwash_dev.evaluation.readme import PAGES, extract_table
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf8")

@@ -7,19 +7,18 @@ from pathlib import Path
 
 import pytest
 import spacy
+from conftest import perturbed_drift, readme_drift
 from spacy.training import Example
 
-from spacy_factwash.evaluation import bioscope, cdsco, polnear, szeged, tempeval
-from spacy_factwash.evaluation.corpora import CORPORA, read_half
-from spacy_factwash.evaluation.evaluate import evaluate, evaluation_pipeline, markdown_table
-from spacy_factwash.evaluation.gold import GoldSpan, GoldText, to_doc
-from spacy_factwash.evaluation.mining import ClassCounts, admitted, narrowed
-from spacy_factwash.evaluation.readme import HELDOUT
-from spacy_factwash.evaluation.scoring import Unit, score_units
-from spacy_factwash.evaluation.split import SplitError, read_split
-from spacy_factwash.lexicon import load_lexicons, packaged_lexicon_dir
-
-from conftest import perturbed_drift, readme_drift
+from factwash_dev.evaluation import bioscope, cdsco, polnear, szeged, tempeval
+from factwash_dev.evaluation.corpora import CORPORA, read_half
+from factwash_dev.evaluation.evaluate import evaluate, evaluation_pipeline, markdown_table
+from factwash_dev.evaluation.gold import GoldSpan, GoldText, to_doc
+from factwash_dev.evaluation.mining import ClassCounts, admitted, narrowed
+from factwash_dev.evaluation.readme import HELDOUT
+from factwash_dev.evaluation.split import SplitError, read_split
+from spacy_factwash.lexicon.frozen import load_lexicons, packaged_lexicon_dir
+from spacy_factwash.pipes.cues.scorer import Unit, score_units
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
@@ -238,7 +237,7 @@ def test_guard_names_the_drift_a_lexicon_change_causes(corpora, test_half_result
 
 
 def test_a_mining_round_writes_only_the_class_files_and_manifest(tmp_path):
-    from spacy_factwash.evaluation.mining import _write_lexicon
+    from factwash_dev.evaluation.mining import _write_lexicon
 
     out = tmp_path / "lexicons"
     (out / "authority").mkdir(parents=True)

@@ -1,10 +1,10 @@
 """Each note and change points at text that says what it claims: one test per explanation that misled."""
 
-import spacy
 import pytest
+import spacy
 
 import spacy_factwash
-from spacy_factwash.gate.quantities import quantities
+from spacy_factwash.pipes.gate.values.quantities import quantities
 
 
 def explained(source: str, memory: str):

@@ -9,18 +9,17 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from spacy_factwash.gate.compiled_patterns import LARGE, compile_kept, program_path
-from spacy_factwash.gate.plurals import read_table, table_path
+from spacy_factwash.pipes.gate.values.compiled_patterns import LARGE, compile_kept, program_path
+from spacy_factwash.pipes.gate.values.plurals import read_table, table_path
+from properties import properties
 
 MODULES = ("quantulum3", "inflect")
 READER = """
 import dataclasses, json, sys
 import spacy_factwash
-from spacy_factwash.gate.quantities import quantities
-from properties import properties
+from spacy_factwash.pipes.gate.values.quantities import quantities
 nlp = spacy_factwash.default_pipeline()
 for line in sys.stdin:
     request = json.loads(line)

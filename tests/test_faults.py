@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import in_ci
 
 os.environ["MEM0_TELEMETRY"] = "false"
@@ -26,10 +25,11 @@ except ImportError:
         raise
     pytest.skip("mem0 is an optional extra: pip install '.[test,mem0]'", allow_module_level=True)
 
-import spacy_factwash  # noqa: E402
 from fault_writer import extract, fact, run, write  # noqa: E402
 from mem0_local import mem0_config, new_memory, tally, threadsafe  # noqa: E402
 from openai_stub import Stub  # noqa: E402
+
+import spacy_factwash  # noqa: E402
 from spacy_factwash.memory.audit import AuditLog, unsettled  # noqa: E402
 from spacy_factwash.memory.database import Database  # noqa: E402
 

@@ -3,12 +3,11 @@
 from pathlib import Path
 
 import pytest
-
-from spacy_factwash import default_pipeline
-from spacy_factwash.evaluation.frank import markdown_table, read_pairs
-from spacy_factwash.evaluation.readme import FRANK, extract_table, replace_table, table_drift
-
 from conftest import page_text, readme_drift
+
+from factwash_dev.evaluation.frank import markdown_table, read_pairs
+from factwash_dev.evaluation.readme import FRANK, extract_table, replace_table, table_drift
+from spacy_factwash import default_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ import spacy
 
 import spacy_factwash
 from spacy_factwash import check, inspect
-from spacy_factwash.gate.policy import verdict
+from spacy_factwash.pipes.gate.policy import verdict
 
 
 def types(report):

@@ -3,14 +3,13 @@
 from pathlib import Path
 
 import pytest
-
-from spacy_factwash import default_pipeline
-from spacy_factwash.evaluation.evaluate import evaluation_pipeline
-from spacy_factwash.evaluation.gate_pairs import markdown_table, removal_pairs
-from spacy_factwash.evaluation.gold import GoldSpan, GoldText, to_doc
-from spacy_factwash.evaluation.readme import GATE_CORPUS
-
 from conftest import perturbed_drift, readme_drift
+
+from factwash_dev.evaluation.evaluate import evaluation_pipeline
+from factwash_dev.evaluation.gate_pairs import markdown_table, removal_pairs
+from factwash_dev.evaluation.gold import GoldSpan, GoldText, to_doc
+from factwash_dev.evaluation.readme import GATE_CORPUS
+from spacy_factwash import default_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 

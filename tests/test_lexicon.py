@@ -6,13 +6,7 @@ import shutil
 import pytest
 import spacy
 
-from spacy_factwash.lexicon import (
-    CLASS_FILES,
-    LexiconError,
-    freeze,
-    load_lexicons,
-    packaged_lexicon_dir,
-)
+from spacy_factwash.lexicon.frozen import CLASS_FILES, LexiconError, freeze, load_lexicons, packaged_lexicon_dir
 
 
 @pytest.fixture
@@ -117,7 +111,7 @@ def test_a_broken_manifest_is_named(lexicon_copy):
 
 
 def test_lexicons_are_loaded_once_per_component_not_per_document(nlp, monkeypatch):
-    import spacy_factwash.cues.matcher as matcher_module
+    import spacy_factwash.pipes.cues.component as matcher_module
 
     nlp("Alice might come.")  # the component reads its lexicon at its first document at the latest
 

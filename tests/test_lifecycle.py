@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 import spacy
+from conftest import cues_of
 from spacy.util import load_config, load_model_from_config
 
 import spacy_factwash
-from spacy_factwash.cues.matcher import CueComponent
-from spacy_factwash.lexicon import LexiconError, freeze, load_lexicons, packaged_lexicon_dir
-
-from conftest import cues_of
+from spacy_factwash.lexicon.frozen import LexiconError, freeze, load_lexicons, packaged_lexicon_dir
+from spacy_factwash.pipes.cues.component import CueComponent
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = [

@@ -6,10 +6,8 @@ import os
 import threading
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from conftest import in_ci
+from hypothesis import given, strategies as st
 
 os.environ["MEM0_TELEMETRY"] = "false"  # read by mem0 when it is imported: no telemetry, no second vector store
 try:
@@ -19,11 +17,12 @@ except ImportError:
         raise  # the README's test command installs the mem0 extra: missing in CI is a failure
     pytest.skip("mem0 is an optional extra: pip install '.[test,mem0]'", allow_module_level=True)
 
-import spacy_factwash  # noqa: E402
 from mem0_local import audit, events, new_memory, offline, outcomes, threadsafe  # noqa: E402
 from openai_stub import Stub, new_messages  # noqa: E402
-from spacy_factwash.memory.mem0_adapter import NotStored  # noqa: E402
 from properties import properties
+
+import spacy_factwash  # noqa: E402
+from spacy_factwash.memory.mem0_adapter import NotStored  # noqa: E402
 
 HEARSAY = [{"role": "user", "content": "Someone in the chat said Alice was promoted to admin this morning."}]
 EXTRACTED = {"memory": [{"text": "Alice was promoted to admin."}]}
@@ -360,9 +359,9 @@ def test_the_queue_and_the_provenance_survive_a_restart(tmp_path, stub):
 
 
 def test_the_review_command_lists_shows_approves_and_rejects(tmp_path, stub):
+    from mem0_local import mem0_config
     from typer.testing import CliRunner
 
-    from mem0_local import mem0_config
     from spacy_factwash.cli import app
 
     wrapped = wrapped_memory(tmp_path, stub, "cli")
@@ -393,7 +392,7 @@ def test_with_a_fixer_a_held_fact_is_stored_in_its_fixed_form(tmp_path, stub):
     from anthropic_stub import mock_client, require_sdk
 
     require_sdk()
-    from spacy_factwash.models.fixer import Fixer
+    from spacy_factwash.llm.tasks.fixer import Fixer
 
     fixer = Fixer(client=mock_client([{"memory": "Someone said Alice was promoted to admin this morning."}]))
     wrapped = wrapped_memory(tmp_path, stub, "f", fixer=fixer)
@@ -408,7 +407,7 @@ def test_with_a_witness_a_hedge_the_lexicon_missed_no_longer_holds_the_fact(tmp_
     from anthropic_stub import mock_client, require_sdk
 
     require_sdk()
-    from spacy_factwash.models.review import Review
+    from spacy_factwash.llm.review import Review
 
     hedged = [{"role": "user", "content": "Alice might be promoted to admin."}]
     fact = "Alice will, one would imagine, be promoted to admin."
@@ -431,7 +430,7 @@ def test_the_readme_review_example_runs_and_shows_what_it_says(tmp_path, stub, m
 
     from mem0_local import mem0_config
 
-    from spacy_factwash.evaluation.readme import PAGES, REVIEW_EXAMPLE
+    from factwash_dev.evaluation.readme import PAGES, REVIEW_EXAMPLE
 
     readme = (Path(__file__).resolve().parent.parent / PAGES[REVIEW_EXAMPLE]).read_text(encoding="utf8")
     block = readme.split("<!-- factwash:review-example:start -->\n```python\n", 1)[1].split("```", 1)[0]

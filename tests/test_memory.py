@@ -4,16 +4,14 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from conftest import readme_drift
+from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
 import spacy_factwash
+from factwash_dev.evaluation.readme import BENCH
 from spacy_factwash.cli import app
-from spacy_factwash.evaluation.readme import BENCH
 from spacy_factwash.memory.bench import score_writes, wilson
-
-from conftest import readme_drift
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "training" / "bench"

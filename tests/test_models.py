@@ -11,25 +11,22 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-
 from anthropic_stub import HANG, AnthropicStub, message, mock_client, require_sdk
+from hypothesis import given, strategies as st
 
 anthropic, httpx = require_sdk()
 
-from spacy_factwash import default_pipeline, inspect  # noqa: E402
-from spacy_factwash.models.added import NOT_ESTABLISHED, UNSUPPORTED, SupportJudge, review_support  # noqa: E402
-from spacy_factwash.models.budget import BudgetExhausted, Meter, UnknownPrice, cost, price_of, worst_case  # noqa: E402
-from spacy_factwash.models.cache import ReplyCache, cache_key  # noqa: E402
-from spacy_factwash.models.client import PromptError, load_prompt, read_prompt  # noqa: E402
-from spacy_factwash.models.quotes import function_words, locate, quote_problem  # noqa: E402
-from spacy_factwash.models.runfile import RunFile, parse_run_name, resume, run_name  # noqa: E402
-from spacy_factwash.models.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
-
 from conftest import made_once, perturbed_drift, readme_drift
 from properties import properties
+
+from spacy_factwash import default_pipeline, inspect  # noqa: E402
+from spacy_factwash.io.runfile import RunFile, parse_run_name, resume, run_name  # noqa: E402
+from spacy_factwash.llm.budget import BudgetExhausted, Meter, UnknownPrice, cost, price_of, worst_case  # noqa: E402
+from spacy_factwash.llm.cache import ReplyCache, cache_key  # noqa: E402
+from spacy_factwash.llm.client import PromptError, load_prompt, read_prompt  # noqa: E402
+from spacy_factwash.llm.quotes import function_words, locate, quote_problem  # noqa: E402
+from spacy_factwash.llm.tasks.support import NOT_ESTABLISHED, UNSUPPORTED, SupportJudge, review_support  # noqa: E402
+from spacy_factwash.llm.tasks.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
 
 PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "models" / "prompts"
 HEDGED = "Alice will, one would imagine, be promoted."
@@ -283,8 +280,8 @@ def test_a_broken_line_inside_a_run_file_is_named(tmp_path):
 
 KILLED_RUN = """
 import sys
-from spacy_factwash.models.runfile import RunFile, resume
-from spacy_factwash.models.witness import Witness
+from spacy_factwash.io.runfile import RunFile, resume
+from spacy_factwash.llm.tasks.witness import Witness
 witness = Witness(max_retries=0)
 with RunFile(sys.argv[1]) as run:
     resume(run, ((f"s{i}", f"Sentence {i} might hold.") for i in range(12)),
@@ -333,9 +330,9 @@ def test_every_prompt_in_the_manifest_loads_and_an_edited_prompt_is_refused(tmp_
 @pytest.fixture(scope="module")
 def corpus_texts(corpora):
     """(corpus name, normalised text padded with spaces) for every document of every evaluation corpus."""
-    from spacy_factwash.evaluation.corpora import CORPORA
-    from spacy_factwash.evaluation.frank import read_pairs
-    from spacy_factwash.models.quotes import normalise
+    from factwash_dev.evaluation.corpora import CORPORA
+    from factwash_dev.evaluation.frank import read_pairs
+    from spacy_factwash.llm.quotes import normalise
 
     texts = [(corpus.name, f" {normalise(item.text)} ") for corpus in CORPORA.values()
              for item in corpus.read(corpora / corpus.raw)]
@@ -351,7 +348,7 @@ def occurrences(examples, corpus_texts):
 
 
 def test_no_example_in_a_prompt_occurs_in_any_evaluation_corpus(corpus_texts):
-    from spacy_factwash.models.quotes import normalise
+    from spacy_factwash.llm.quotes import normalise
 
     examples = {normalise(e) for path in PROMPTS.glob("*.txt") for e in re.findall(r'"([^"]+)"', path.read_text())}
     examples -= {"supported", "unsupported", "cannot_tell", "yes", "no"}  # the answers' names, not examples
@@ -534,21 +531,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def cost_measured(corpora, tmp_path_factory):
-    from spacy_factwash.evaluation.model_cost import cost_table, write_sets
+    from factwash_dev.evaluation.model_cost import cost_table, write_sets
 
     return made_once(tmp_path_factory, "model_cost_table", lambda: cost_table(
         write_sets(ROOT / "training" / "gate_sets", corpora / "frank" / "raw"), default_pipeline(), "claude-haiku-4-5"))
 
 
 def test_readme_model_cost_table_is_the_computed_table(cost_measured):
-    from spacy_factwash.evaluation.readme import MODEL_COST
+    from factwash_dev.evaluation.readme import MODEL_COST
 
     drift = readme_drift(MODEL_COST, cost_measured)
     assert drift == [], "README model-cost table drifted from the computation:\n" + "\n".join(drift)
 
 
 def test_model_cost_guard_names_a_perturbed_figure(cost_measured):
-    from spacy_factwash.evaluation.readme import MODEL_COST
+    from factwash_dev.evaluation.readme import MODEL_COST
 
     row = next(line for line in cost_measured.splitlines() if line.startswith("| written gate sets"))
     drift = perturbed_drift(MODEL_COST, cost_measured, "| written gate sets", 4, "9.999")
@@ -557,7 +554,7 @@ def test_model_cost_guard_names_a_perturbed_figure(cost_measured):
 
 
 def test_planned_calls_count_what_a_run_would_ask(tmp_path):
-    from spacy_factwash.models.planned import planned_calls
+    from spacy_factwash.llm.planned import planned_calls
 
     pairs = [("Alice might be promoted.", "Alice will be promoted."),
              ("Alice might be promoted.", "Alice will be promoted."),  # the same flagged sentence: cached

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_factwash.cli import app
-from spacy_factwash.outputs import OutputError, atomic_output
+from spacy_factwash.io.outputs import OutputError, atomic_output
 
 RUNNER = CliRunner()
 PAIRS = [{"id": i, "source": f"Bob said build {i} broke on Monday.", "memory": f"Build {i} broke."} for i in range(1, 4)]

@@ -8,14 +8,13 @@ import fnmatch
 from pathlib import Path
 
 import pytest
+from conftest import in_ci
 from typer.testing import CliRunner
 
 import spacy_factwash
+from factwash_dev.evaluation.bioscope import read_sentences
 from spacy_factwash.cli import app
-from spacy_factwash.evaluation.bioscope import read_sentences
-from spacy_factwash.lexicon import packaged_lexicon_dir
-
-from conftest import in_ci
+from spacy_factwash.lexicon.frozen import packaged_lexicon_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUPTOOLS = pytest.importorskip("tomllib").loads((ROOT / "pyproject.toml").read_text(encoding="utf8"))["tool"]["setuptools"]

@@ -8,18 +8,17 @@ from pathlib import Path
 
 import pytest
 import spacy
+from conftest import made_once, perturbed_drift, readme_drift
 from spacy.language import Language
 from typer.testing import CliRunner
 
 import spacy_factwash
+from factwash_dev.evaluation import ud_ewt
+from factwash_dev.evaluation.parser_build import COMMAND, LICENCE, TREEBANK_COMMIT
+from factwash_dev.evaluation.readme import PARSER
 from spacy_factwash.cli import app
-from spacy_factwash.evaluation import ud_ewt
-from spacy_factwash.evaluation.parser_build import COMMAND, LICENCE, TREEBANK_COMMIT
-from spacy_factwash.lexicon import sha256
-from spacy_factwash.evaluation.readme import PARSER
-from spacy_factwash.parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir
-
-from conftest import made_once, perturbed_drift, readme_drift
+from spacy_factwash.lexicon.frozen import sha256
+from spacy_factwash.syntax.parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,7 +217,7 @@ def test_the_parse_pipeline_ships_inside_the_installed_package():
 
 
 def test_packaging_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
-    from spacy_factwash.evaluation.parser_build import package
+    from factwash_dev.evaluation.parser_build import package
 
     corpora = make_treebank(tmp_path / "corpora")
     trained = tmp_path / "trained"
@@ -243,7 +242,7 @@ def test_packaging_refuses_to_replace_a_folder_it_did_not_write(tmp_path):
 @pytest.fixture(scope="module")
 def parser_table(corpora, tmp_path_factory):
     """The README table recomputed: the shipped model scored on EWT test (about ten seconds)."""
-    from spacy_factwash.evaluation.parser_build import figures_table, published_figures
+    from factwash_dev.evaluation.parser_build import figures_table, published_figures
 
     def measure():
         test = ud_ewt.score(spacy.load(MODEL), (ud_ewt.ewt_root(corpora) / "en_ewt-ud-test.conllu").read_text("utf8"))

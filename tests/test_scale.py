@@ -1,26 +1,25 @@
-"""Corpora on Dask (spacy_factwash/scale), on one LocalCluster of two worker processes bound to 127.0.0.1; and
+"""Corpora on Dask (spacy_factwash/run/dask), on one LocalCluster of two worker processes bound to 127.0.0.1; and
 the memory zone that keeps a long stream's memory flat."""
 
 import json
 from functools import partial
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
+from scale_pipelines import MARK, failing_build, logged_build
 from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 import spacy_factwash
 from spacy_factwash.cli import app
-from spacy_factwash.gating import gate_file
-from spacy_factwash.stream import annotate_file
-
-from scale_pipelines import MARK, failing_build, logged_build
+from spacy_factwash.run.gating import gate_file
+from spacy_factwash.run.stream import annotate_file
 
 distributed = pytest.importorskip("distributed")
-from spacy_factwash.scale import annotate_corpus, gate_corpus  # noqa: E402
-from spacy_factwash.scale.corpus import records  # noqa: E402
 from properties import properties
+
+from spacy_factwash.run.dask import annotate_corpus, gate_corpus  # noqa: E402
+from spacy_factwash.run.dask.corpus import records  # noqa: E402
 
 TEXTS = ["Alice might come to the meeting.", "", "Bob said the build broke on Monday.", "Revenue rose 12% in 2023.",
          "If it rains, the match is off.", "Carol never replied.", "   ", "Reportedly, the plant closed.",
@@ -160,9 +159,9 @@ def test_a_stream_of_new_words_leaves_the_string_store_as_it_was(tmp_path):
 
 
 def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batch_keeps_failing(scheduler):
-    from spacy_factwash.scale import ScaleError
-    from spacy_factwash.scale.stream import annotate_stream
-    from spacy_factwash.stream import InputLine, annotate_records
+    from spacy_factwash.run.dask import ScaleError
+    from spacy_factwash.run.dask.stream import annotate_stream
+    from spacy_factwash.run.stream import InputLine, annotate_records
 
     lines = [InputLine(n, text) for n, text in enumerate(TEXTS, start=1)]
     streamed = list(annotate_stream(spacy_factwash.load, lines, batch_size=3, n_workers=2, scheduler=scheduler))
@@ -176,7 +175,7 @@ def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batc
        st.integers(min_value=1, max_value=300))
 @properties(40)
 def test_the_memory_benchmark_stream_has_distinct_pairs_each_with_words_of_its_own(sentences, total):
-    from spacy_factwash.scale.bench import distinct_pairs
+    from factwash_dev.bench.scale import distinct_pairs
 
     pairs = list(distinct_pairs(sentences, total))
     assert len(pairs) == total and len(set(pairs)) == total

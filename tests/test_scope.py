@@ -8,23 +8,31 @@ from pathlib import Path
 
 import pytest
 import spacy
-from hypothesis import given
-from hypothesis import strategies as st
+from conftest import made_once, perturbed_drift, readme_drift
+from hypothesis import given, strategies as st
+from properties import properties
 from spacy.tokens import Span
 
-from spacy_factwash.cues.clauses import scope_spans
-from spacy_factwash.cues.scope import STYLES, narrowed_scope_spans
-
-from spacy_factwash.evaluation import bioscope, cdsco
-from spacy_factwash.evaluation.gold import GoldScope, GoldText
-from spacy_factwash.evaluation.inline_xml import flatten
-from spacy_factwash.evaluation.readme import SCOPE
-from spacy_factwash.evaluation.scope import (CEILING, GOLD, PREDICTED, RESOLVERS, ScopeCounts, evaluate,
-                                             in_convention, markdown_table, punctuation, score_doc, scope_doc,
-                                             scope_pipeline)
-
-from conftest import made_once, perturbed_drift, readme_drift
-from properties import properties
+from factwash_dev.evaluation import bioscope, cdsco
+from factwash_dev.evaluation.gold import GoldScope, GoldText
+from factwash_dev.evaluation.inline_xml import flatten
+from factwash_dev.evaluation.readme import SCOPE
+from factwash_dev.evaluation.scope import (
+    CEILING,
+    GOLD,
+    PREDICTED,
+    RESOLVERS,
+    ScopeCounts,
+    evaluate,
+    in_convention,
+    markdown_table,
+    punctuation,
+    scope_doc,
+    scope_pipeline,
+    score_doc,
+)
+from spacy_factwash.syntax.clauses import scope_spans
+from spacy_factwash.syntax.scope import STYLES, narrowed_scope_spans
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -238,14 +246,14 @@ def test_scope_style_narrows_what_the_extensions_read_and_is_saved_with_the_pipe
 
 @pytest.fixture(scope="module")
 def parsed_nlp():
-    """A trained tagger and parser with factwash_cues: the shipped EWT pipeline (``spacy_factwash.parse``, branch
+    """A trained tagger and parser with factwash_cues: the shipped EWT pipeline (``spacy_factwash.syntax.parse``, branch
     parser), or the pipeline folder in $FACTWASH_PARSER. Never a hand-made parse."""
     folder = os.environ.get("FACTWASH_PARSER")
     if not folder:
         try:
-            from spacy_factwash.parse import ewt_parser_dir
+            from spacy_factwash.syntax.parse import ewt_parser_dir
         except ImportError:
-            pytest.skip("no parse pipeline in this checkout (spacy_factwash.parse lands with the parser branch); "
+            pytest.skip("no parse pipeline in this checkout (spacy_factwash.syntax.parse lands with the parser branch); "
                         "set FACTWASH_PARSER to a spaCy pipeline with a parser")
         folder = str(ewt_parser_dir())
     nlp = scope_pipeline(folder)

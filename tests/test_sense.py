@@ -6,18 +6,16 @@ from pathlib import Path
 
 import pytest
 import spacy
-from hypothesis import HealthCheck, given
-from hypothesis import strategies as st
+from conftest import cues_of, made_once, perturbed_drift, readme_drift
+from hypothesis import HealthCheck, given, strategies as st
+from properties import properties
 
 import spacy_factwash
-from spacy_factwash.cues.sense import SENSE_FILES, SenseRules, load_sense
-from spacy_factwash.evaluation.readme import PARSE_CUES, SUMMEDITS
-from spacy_factwash.evaluation.sense_mining import KEPT_SENSE, MIN_KEPT, MIN_WRONG, RATIO
-from spacy_factwash.lexicon import LexiconError, freeze, packaged_lexicon_dir
-from spacy_factwash.parse import ewt_parser_dir, parse_pipeline
-
-from conftest import cues_of, made_once, perturbed_drift, readme_drift
-from properties import properties
+from factwash_dev.evaluation.readme import PARSE_CUES, SUMMEDITS
+from factwash_dev.evaluation.sense_mining import KEPT_SENSE, MIN_KEPT, MIN_WRONG, RATIO
+from spacy_factwash.lexicon.frozen import LexiconError, freeze, packaged_lexicon_dir
+from spacy_factwash.syntax.parse import ewt_parser_dir, parse_pipeline
+from spacy_factwash.syntax.sense import SENSE_FILES, SenseRules, load_sense
 
 
 @pytest.fixture(scope="module")
@@ -158,9 +156,9 @@ def test_parsing_only_where_it_matters_gives_the_cues_of_parsing_everything(corp
     the cues and sentences the whole parse pipeline gives it."""
     from itertools import islice
 
-    from spacy_factwash.evaluation.corpora import read_half
-    from spacy_factwash.evaluation.evaluate import annotated, evaluation_pipeline
-    from spacy_factwash.evaluation.gold import to_doc
+    from factwash_dev.evaluation.corpora import read_half
+    from factwash_dev.evaluation.evaluate import annotated, evaluation_pipeline
+    from factwash_dev.evaluation.gold import to_doc
 
     nlp = evaluation_pipeline(parse=True)
     splits = ROOT / "training" / "splits"
@@ -184,14 +182,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _parse_cue_table(corpora, request):
-    from spacy_factwash.evaluation.evaluate import compare_parse, parse_table
+    from factwash_dev.evaluation.evaluate import compare_parse, parse_table
 
     return parse_table(*compare_parse(corpora, "test", ROOT / "training" / "splits",
                                       word_lists=request.getfixturevalue("test_half_result")), load_sense().version)
 
 
 def _summedits_table(corpora, request):
-    from spacy_factwash.evaluation.summedits import gate_table
+    from factwash_dev.evaluation.summedits import gate_table
 
     return gate_table(request.getfixturevalue("summedits_result"))
 
@@ -224,7 +222,7 @@ def test_table_guards_name_a_perturbed_figure(measured_table):
 
 
 def test_summedits_records_are_read_or_named_when_malformed(tmp_path):
-    from spacy_factwash.evaluation.summedits import RAW, SummEditsFormatError, measure, read
+    from factwash_dev.evaluation.summedits import RAW, SummEditsFormatError, measure, read
 
     folder = tmp_path / RAW
     folder.mkdir(parents=True)

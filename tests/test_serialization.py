@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 import spacy
-from spacy.tokens import DocBin
-
 from conftest import cues_of
+from spacy.tokens import DocBin
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = [

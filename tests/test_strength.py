@@ -9,23 +9,21 @@ from pathlib import Path
 import pytest
 import spacy
 import srsly
-from hypothesis import given
-from hypothesis import strategies as st
+from conftest import made_once, perturbed_drift, readme_drift
+from hypothesis import given, strategies as st
+from properties import properties
 from spacy.tokens import DocBin, Span
 from typer.testing import CliRunner
 
 import spacy_factwash
+from factwash_dev.evaluation.claim_strength import read, split_path, write_strength_split
+from factwash_dev.evaluation.readme import STRENGTH
+from factwash_dev.evaluation.split import read_split
 from spacy_factwash import certainty_level, claim_strength
 from spacy_factwash.cli import app
-from spacy_factwash.evaluation.claim_strength import read, split_path, write_strength_split
-from spacy_factwash.evaluation.readme import STRENGTH
-from spacy_factwash.evaluation.split import read_split
-from spacy_factwash.lexicon import LexiconError, freeze
-from spacy_factwash.strength import Strength, StrengthCue, strengthened
-from spacy_factwash.strength.lexicon import STRENGTH_DATA, STRENGTH_FILES, load_strength_lexicon
-
-from conftest import made_once, perturbed_drift, readme_drift
-from properties import properties
+from spacy_factwash.lexicon.frozen import LexiconError, freeze
+from spacy_factwash.pipes.strength import Strength, StrengthCue, strengthened
+from spacy_factwash.pipes.strength.lexicon import STRENGTH_DATA, STRENGTH_FILES, load_strength_lexicon
 
 ROOT = Path(__file__).resolve().parent.parent
 SPLITS = ROOT / "training" / "splits"
@@ -133,7 +131,7 @@ def test_certainty_without_the_cue_group_is_an_error():
 
 def test_the_factory_is_advertised_by_entry_point():
     names = {ep.name: ep.value for ep in entry_points(group="spacy_factories")}
-    assert names["factwash_strength"] == "spacy_factwash.strength.component:make_strength"
+    assert names["factwash_strength"] == "spacy_factwash.pipes.strength.component:make_strength"
 
 
 def test_cue_spans_are_labelled_with_their_entry_and_user_data_is_msgpack_safe(nlp):
@@ -286,7 +284,7 @@ def test_a_press_release_never_straddles_the_halves(corpora):
 
 @pytest.fixture(scope="module")
 def measured(corpora, tmp_path_factory):
-    from spacy_factwash.evaluation.strength_eval import markdown_table, measure
+    from factwash_dev.evaluation.strength_eval import markdown_table, measure
 
     return made_once(tmp_path_factory, "strength_table",
                      lambda: markdown_table(measure(corpora, SPLITS, ROOT / "training" / "gate_sets")))

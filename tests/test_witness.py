@@ -5,17 +5,15 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-
 from anthropic_stub import mock_client, require_sdk
+from hypothesis import given, strategies as st
 
 anthropic, httpx = require_sdk()
 
-from spacy_factwash import inspect  # noqa: E402
-from spacy_factwash.models.witness import Witness, lower_with_witness, validate  # noqa: E402
 from properties import properties
+
+from spacy_factwash import inspect  # noqa: E402
+from spacy_factwash.llm.tasks.witness import Witness, lower_with_witness, validate  # noqa: E402
 
 SEVERITY = {"pass": 0, "uncheckable": 1, "rewrite": 2, "reject": 3}
 
@@ -109,7 +107,7 @@ def test_no_client_is_built_and_anthropic_is_not_imported_unless_a_model_compone
 # -- the fixer --------------------------------------------------------------------------------
 
 from spacy_factwash import default_pipeline  # noqa: E402
-from spacy_factwash.models.fixer import Fixer  # noqa: E402
+from spacy_factwash.llm.tasks.fixer import Fixer  # noqa: E402
 
 SOURCE = "Someone said Alice was promoted to admin this morning."
 MEMORY = "Alice was promoted to admin."
@@ -145,7 +143,7 @@ def test_only_a_rewrite_verdict_is_fixed_and_a_failed_call_changes_nothing():
 
 # -- the witness as a cue detector, beside the word list ------------------------------------------
 
-from spacy_factwash.evaluation.witness_eval import stratified  # noqa: E402
+from factwash_dev.evaluation.witness_eval import stratified  # noqa: E402
 
 
 def test_the_sample_is_stratified_and_fixed():
@@ -166,8 +164,8 @@ SAMPLE = {
 
 
 def test_evaluate_witness_scores_both_on_the_same_sentences_and_counts_discarded_as_misses(tmp_path):
-    from spacy_factwash.evaluation.evaluate import evaluation_pipeline
-    from spacy_factwash.evaluation.witness_eval import score_sample
+    from factwash_dev.evaluation.evaluate import evaluation_pipeline
+    from factwash_dev.evaluation.witness_eval import score_sample
 
     seen = []
     garbage = Witness(client=mock_client([{"hedges": True, "hedge_words": ["zzz-not-there"], "attributes": False,

@@ -6,7 +6,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from spacy_factwash.evaluation.report_sample import sample_pairs, screenshot, write_pairs
+from factwash_dev.evaluation.report_sample import sample_pairs, screenshot, write_pairs
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = {"report-1": (1, 450, ()), "report-100": (100, 1300, ()), "report-1000": (1000, 1300, ()),

@@ -17,12 +17,12 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from ..cues.anchored import AnchoredMatcher
-from ..cues.clauses import doc_clauses
-from ..cues.sentences import sentences
-from ..cues.extensions import CUES_KEY, SOURCES_KEY
-from ..gate.report import Excerpt
-from ..parse import relation
+from ..lexicon.matcher import AnchoredMatcher
+from ..pipes.cues.extensions import CUES_KEY, SOURCES_KEY
+from ..pipes.gate.report import Excerpt
+from ..syntax.clauses import doc_clauses
+from ..syntax.parse import relation
+from ..syntax.sentences import sentences
 from .lexicon import load_authority_lexicon
 
 TYPES = ("supersedes", "narrows_scope", "transfers_authority", "contradicts")

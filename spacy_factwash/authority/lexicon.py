@@ -7,7 +7,7 @@ Same format, manifest and checks as the cue lexicons (``lexicon.py``), in
 from pathlib import Path
 from typing import Optional, Union
 
-from ..lexicon import LexiconSet, load_lexicons, packaged_lexicon_dir
+from ..lexicon.frozen import LexiconSet, load_lexicons, packaged_lexicon_dir
 
 AUTHORITY_FILES = {"change.jsonl": "CHANGE", "restatement.jsonl": "RESTATEMENT", "mention.jsonl": "MENTION"}
 

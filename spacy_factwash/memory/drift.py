@@ -14,8 +14,8 @@ or could not be checked.
 from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..gate.report import Report
-from ..textfile import surrogate_problem
+from ..io.textfile import surrogate_problem
+from ..pipes.gate.report import Report
 from .provenance import Item, Store, Verification
 
 

@@ -61,7 +61,7 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, Dict, Generator, List, Mapping, Optional, Sequence, Union
 
-from ..textfile import surrogate_problem
+from ..io.textfile import surrogate_problem
 from ..zones import zone
 from .audit import AuditLog, unsettled
 from .database import Database

@@ -1,0 +1,146 @@
+"""The embedded default pipeline: blank English, sentences, lookup lemmas, resolved cues, claim strength, the gate.
+
+No model is downloaded: lemmas come from the lookup table that
+spacy-lookups-data installs, set by ``factwash_lemmas`` (the same lemmas as
+spaCy's lookup lemmatizer, set as one array per Doc).
+"""
+
+from functools import lru_cache
+from typing import Optional
+
+import spacy
+from spacy.language import Language
+
+from .io.textfile import surrogate_problem
+from .zones import exclusive
+
+DEFAULT_MAX_LENGTH = 10_000_000
+
+
+def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False, lexicon_dir: Optional[str] = None) -> Language:
+    """Build the default pipeline, or with ``parse=True`` the same on top of the shipped parse pipeline.
+
+    ``lexicon_dir`` is a frozen cue lexicon folder to use instead of the packaged one (made with
+    ``freeze-lexicons``, or the ``lexicons`` folder of a saved pipeline's ``factwash_cues``, user entries
+    included); it is read, verified and compiled at the first document.
+
+    ``max_length`` is raised above spaCy's 1,000,000 characters because no
+    component of the default pipeline keeps a parser's per-token memory; a
+    longer text raises spaCy's error E088, which names the limit.
+
+    ``parse=True`` starts from the tagger and dependency parser trained on UD
+    English EWT (``spacy_factwash.syntax.parse``; the model is CC BY-SA 4.0) and adds
+    the same components after them, with the sentencizer first so that
+    sentences, and so the gate's alignment, are the default pipeline's. The
+    cue detectors then read the parse (``cues/sense.py``).
+    """
+    if parse:
+        from .syntax.parse import parse_pipeline
+
+        nlp = parse_pipeline()
+    else:
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+    nlp.max_length = max_length
+    return add_factwash(nlp, lexicon_dir)
+
+
+def add_factwash(nlp: Language, lexicon_dir: Optional[str] = None) -> Language:
+    """Add the lookup lemmas, the cue component and the gate to a pipeline (a user's own, or the one above)."""
+    nlp.add_pipe("factwash_lemmas")
+    nlp.add_pipe("factwash_cues", config={"lexicon_dir": None if lexicon_dir is None else str(lexicon_dir)})
+    nlp.add_pipe("factwash_strength")
+    nlp.add_pipe("factwash_compare")
+    return nlp
+
+
+@lru_cache(maxsize=1)
+def default_pipeline() -> Language:
+    """The default pipeline, built once per process for ``inspect`` and ``check``."""
+    return load()
+
+
+def pipeline_on(lexicon_dir: Optional[str] = None, max_length: Optional[int] = None) -> Language:
+    """The default pipeline, or one on the cue lexicon folder (and ``max_length``) given, its lexicon read and
+    verified now, so that a bad folder is refused before any input is read."""
+    if lexicon_dir is None and max_length is None:
+        return default_pipeline()
+    nlp = load(max_length=max_length or DEFAULT_MAX_LENGTH, lexicon_dir=lexicon_dir)
+    nlp.get_pipe("factwash_cues").initialize()
+    return nlp
+
+
+def inspect(source: str, memory: str, *, review=None, nlp: Optional[Language] = None) -> "Report":
+    """Compare a memory with its source and return the full report.
+
+    ``nlp`` (optional) is the pipeline to judge with (one from ``load(lexicon_dir=...)``, or a loaded one
+    whose cue component has entries added); it needs ``factwash_compare``. The default pipeline otherwise.
+    ``review`` (optional) is a callable ``review(report, source_doc, memory_doc)``
+    that returns the report after model components have seen it, for example
+    ``spacy_factwash.llm.review.Review.build(witness=True)``.
+    """
+    for name, value in (("source", source), ("memory", memory)):
+        if not isinstance(value, str):
+            raise TypeError(f"inspect: {name} must be a str, got {type(value).__name__}")
+        problem = surrogate_problem(value, name)
+        if problem:
+            raise ValueError(f"inspect: {problem}")
+    nlp = default_pipeline() if nlp is None else nlp
+    if "factwash_compare" not in nlp.pipe_names:
+        raise ValueError(f"inspect: the pipeline given has no factwash_compare (its components: "
+                         f"{', '.join(nlp.pipe_names) or 'none'}); build it with spacy_factwash.load()")
+    with exclusive(nlp):  # no other thread's memory zone may end while these Docs are read (zones.py)
+        source_doc, memory_doc = nlp.pipe([source, memory])
+        report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
+    return report if review is None else review(report, source_doc, memory_doc)
+
+
+def check(source: str, memory: str, *, nlp: Optional[Language] = None) -> str:
+    """The gate: the verdict alone ("pass", "rewrite", "reject" or "uncheckable"), on ``nlp`` when given."""
+    return inspect(source, memory, nlp=nlp).verdict
+
+
+@lru_cache(maxsize=1)
+def default_confirmer() -> "Confirmer":
+    """The authority confirmer on the default pipeline, built once per process."""
+    from .authority.confirm import Confirmer
+
+    return Confirmer(default_pipeline())
+
+
+def confirm(proposal: dict, items) -> "Confirmation":
+    """Confirm a proposal ("note B supersedes rule A") against items: a mapping id -> text or a list of {id, text}."""
+    if not isinstance(proposal, dict):
+        raise TypeError(f"confirm: proposal must be a dict, got {type(proposal).__name__}")
+    by_id = items if isinstance(items, dict) else {item["id"]: item["text"] for item in items}
+    problem = surrogate_problem(proposal, "the proposal") or surrogate_problem(by_id, "the items")
+    if problem:
+        raise ValueError(f"confirm: {problem}")
+    return default_confirmer().confirm(proposal, by_id)
+
+
+def drift(versions) -> "DriftReport":
+    """Gate a rewrite chain [v0, v1, ...] hop by hop and end to end, on the default pipeline."""
+    from .memory.drift import drift as drift_chain
+
+    return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))
+
+
+def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None,
+         database="factwash.sqlite") -> "GatedMemory":
+    """Gate a mem0 ``Memory`` (or ``AsyncMemory``): every write is checked against its source before it is stored
+    (mem0 extra).
+
+    ``audit_log``: the JSONL file every decision and its outcome are appended to. ``database``: the SQLite file
+    of the review queue and the provenance graph. With a ``fixer`` (``models.fixer.Fixer``), a fact held for a
+    rewrite verdict is stored in its fixed form when the fix passes the gate. With a ``review``
+    (``models.review.Review``), each report is reviewed by the model components before the policy acts on it: a
+    witness may lower a verdict, never raise it. An ``AsyncMemory`` gets an ``AsyncGatedMemory``, whose writes
+    are awaited.
+    """
+    import inspect as inspection
+
+    from .memory.mem0_adapter import AsyncGatedMemory, GatedMemory
+
+    gated = AsyncGatedMemory if inspection.iscoroutinefunction(memory.add) else GatedMemory
+    return gated(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer, review, database)

@@ -1,0 +1,1 @@
+"""Reading inputs and writing outputs safely: the same rules in every command."""

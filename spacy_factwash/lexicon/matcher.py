@@ -1,0 +1,170 @@
+"""Token patterns run only where they can match: anchored on their rarest literal token.
+
+spaCy's Matcher walks every pattern over every token, and set predicates
+(``IN``, ``REGEX``) call back into Python, so a few dozen patterns cost the
+cue layer several times the tokenizer. Most lexicon patterns, though, name
+at least one token literally ("per", a month, an ``IN`` list of verb forms,
+a ``SHAPE`` such as ``dddd``). This module picks, per pattern, the required
+token whose literal values are rarest in running text as its anchor (see
+``anchor_cost``), finds anchors with two PhraseMatchers (on LOWER and on
+SHAPE: hash look-ups; an exact-case anchor is found on LOWER and its case
+checked on the hit), and runs a pattern's own Matcher only on a window
+around each anchor hit. Patterns with no
+literal token run over every document, as before.
+
+The result is the same set of matches the plain Matcher would return.
+Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
+costs one hash pass per attribute, whatever the size of the lexicon.
+"""
+
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
+
+from .frozen import Entry
+
+Match = Tuple[int, int, int]
+ANCHOR_ATTRS = {"LOWER": "LOWER", "ORTH": "ORTH", "TEXT": "ORTH", "SHAPE": "SHAPE"}
+SHAPE_COST = 50  # a shape ("dddd") stands for many words
+FUNCTION_WORD_COST = 1000  # "in", "the", "were", "-": in nearly every sentence
+CAPITALISED_FUNCTION_WORD_COST = 100  # "Were", "Should": mostly at a sentence start
+UNBOUNDED = ("*", "+")
+
+
+def _literal_values(constraint: Any) -> Optional[Tuple[str, ...]]:
+    """The literal strings a token constraint accepts, if it is a plain value or a bare IN list."""
+    if isinstance(constraint, str):
+        return (constraint,)
+    if isinstance(constraint, dict) and set(constraint) == {"IN"} and all(isinstance(v, str) for v in constraint["IN"]):
+        return tuple(constraint["IN"])
+    return None
+
+
+def anchor_cost(attr: str, values: Sequence[str]) -> int:
+    """How often an anchor is expected to fire: function words and shapes cost most."""
+    if attr == "SHAPE":
+        return SHAPE_COST * len(values)
+    cost = 0
+    for value in values:
+        if value.lower() not in STOP_WORDS and any(char.isalnum() for char in value):
+            cost += 1
+        elif attr == "ORTH" and value[:1].isupper():
+            cost += CAPITALISED_FUNCTION_WORD_COST
+        else:
+            cost += FUNCTION_WORD_COST
+    return cost
+
+
+def choose_anchor(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    """The (attribute, values) of the cheapest literal token the pattern requires, or None."""
+    best: Optional[Tuple[int, str, Tuple[str, ...]]] = None
+    for token in pattern:
+        if token.get("OP") not in (None, "+", "1"):
+            continue
+        for attr, anchor_attr in ANCHOR_ATTRS.items():
+            values = _literal_values(token.get(attr))
+            if values is None:
+                continue
+            if anchor_attr == "LOWER":
+                values = tuple(sorted({v.lower() for v in values}))
+            cost = anchor_cost(anchor_attr, values)
+            if best is None or cost < best[0]:
+                best = (cost, anchor_attr, values)
+    return best[1:] if best is not None else None
+
+
+def _shape_word(shape: str) -> str:
+    """A word whose spaCy shape is ``shape`` (``dddd`` -> ``1111``, ``Xxxx`` -> ``Aaaa``)."""
+    return shape.replace("d", "1").replace("X", "A").replace("x", "a")
+
+
+class AnchoredMatcher:
+    """Phrase entries and token patterns in one matcher; each token pattern runs only near its anchor."""
+
+    def __init__(self, vocab: Vocab) -> None:
+        self.vocab = vocab
+        self.anchors = {attr: PhraseMatcher(vocab, attr=attr) for attr in ("LOWER", "SHAPE")}
+        self.exact_case: Dict[int, Set[str]] = {}
+        self.active: List[PhraseMatcher] = []
+        self.unanchored = Matcher(vocab)
+        self.phrase_keys: Set[int] = set()
+        self.matchers: Dict[int, Matcher] = {}
+        self.reach: Dict[int, Optional[int]] = {}
+
+    def __len__(self) -> int:
+        """The number of entry keys (phrase entries and token patterns)."""
+        return len(self.phrase_keys) + sum(len(m) for m in self.matchers.values()) + len(self.unanchored)
+
+    def add_entry(self, entry: Entry, tokenizer) -> int:
+        """Add a lexicon entry (phrases tokenized with ``tokenizer``, or its token pattern); its key's hash."""
+        if entry.is_token_pattern:
+            self.add_pattern(entry.id, list(entry.pattern))
+        else:
+            self.add_phrases(entry.id, list(tokenizer.pipe(entry.phrases)))
+        return self.vocab.strings[entry.id]
+
+    def add_phrases(self, key: str, phrases: List[Doc]) -> None:
+        """Add phrase patterns (tokenized Docs, matched on LOWER) under ``key``."""
+        self.phrase_keys.add(self.vocab.strings.add(key))
+        self._add_anchor("LOWER", key, phrases)
+
+    def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
+        """Add one token pattern under ``key``."""
+        anchor = choose_anchor(pattern)
+        if anchor is None:
+            self.unanchored.add(key, [pattern])
+            return
+        attr, values = anchor
+        anchor_key = f"#anchor:{attr}:{'|'.join(values)}"
+        key_hash = self.vocab.strings.add(anchor_key)
+        if key_hash not in self.matchers:
+            if attr == "ORTH":
+                self.exact_case[key_hash] = set(values)
+            words = [_shape_word(v) for v in values] if attr == "SHAPE" else sorted({v.lower() for v in values})
+            self._add_anchor("SHAPE" if attr == "SHAPE" else "LOWER", anchor_key,
+                             [Doc(self.vocab, words=[word]) for word in words])
+            self.matchers[key_hash] = Matcher(self.vocab)
+            self.reach[key_hash] = 0
+        self.matchers[key_hash].add(key, [pattern])
+        unbounded = any(token.get("OP") in UNBOUNDED for token in pattern)
+        reach = self.reach[key_hash]
+        self.reach[key_hash] = None if unbounded or reach is None else max(reach, len(pattern))
+
+    def _add_anchor(self, attr: str, key: str, docs: List[Doc]) -> None:
+        """Add phrases to one anchor matcher, and run that matcher from now on."""
+        self.anchors[attr].add(key, docs)
+        self.active = [matcher for matcher in self.anchors.values() if len(matcher)]
+
+    def _windows(self, doc: Doc, key: int, positions: Iterable[int]) -> List[Tuple[int, int]]:
+        """Merged token windows around anchor hits in which the pattern could match."""
+        reach = self.reach[key]
+        if reach is None:
+            return [(0, len(doc))]
+        windows: List[Tuple[int, int]] = []
+        for position in sorted(positions):
+            start, end = max(0, position - reach + 1), min(len(doc), position + reach)
+            if windows and start <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], max(end, windows[-1][1]))
+            else:
+                windows.append((start, end))
+        return windows
+
+    def __call__(self, doc: Doc) -> List[Match]:
+        """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order."""
+        matches: Set[Match] = set(self.unanchored(doc)) if len(self.unanchored) else set()
+        hits: Dict[int, Set[int]] = {}
+        for phrase_matcher in self.active:
+            for key, start, end in phrase_matcher(doc):
+                if key in self.phrase_keys:
+                    matches.add((key, start, end))
+                elif key not in self.exact_case or doc[start].text in self.exact_case[key]:
+                    hits.setdefault(key, set()).add(start)
+        for key, positions in hits.items():
+            matcher = self.matchers[key]
+            for start, end in self._windows(doc, key, positions):
+                window = doc[start:end]
+                matches.update((k, start + s, start + e) for k, s, e in matcher(window))
+        return list(matches)

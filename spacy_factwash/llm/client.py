@@ -1,0 +1,166 @@
+"""One way to call a model: a versioned prompt, a forced strict tool, the reply cached and metered.
+
+Every component here (witness, support judge, fixer) asks through
+``ModelComponent.ask_tool``: the prompt is read from ``prompts/`` and checked
+against its manifest (a prompt edited without a new version is refused, so
+a cached or recorded reply always names the prompt that produced it); a
+reply cached for exactly this request is returned without a call; otherwise
+the meter checks the budget over every attempt the SDK may make, the call is
+made through the anthropic SDK with the tool forced and ``strict``, its usage
+is checked and charged (a failed call at its worst case), and the raw reply
+is cached.
+"""
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Dict, Optional, Tuple
+
+from ..lexicon.frozen import sha256
+from .budget import STOPS, Meter
+from .cache import ReplyCache
+
+DEFAULT_MODEL = "claude-haiku-4-5"
+
+
+class PromptError(ValueError):
+    """A prompt file that is missing or was edited without a new version."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A versioned prompt: ``id`` (name and version, e.g. ``witness-v2``) is recorded with every result."""
+
+    name: str
+    version: int
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}-v{self.version}"
+
+
+@lru_cache(maxsize=None)
+def load_prompt(name: str) -> Prompt:
+    """The current version of prompt ``name`` shipped with the package."""
+    return read_prompt(resources.files("spacy_factwash.llm").joinpath("prompts"), name)
+
+
+def read_prompt(folder: Any, name: str) -> Prompt:
+    """Prompt ``name`` from ``folder`` (a path or package resource), checked against its ``manifest.json``."""
+    manifest = json.loads(folder.joinpath("manifest.json").read_text(encoding="utf8"))
+    if name not in manifest:
+        raise PromptError(f"prompts/manifest.json lists no prompt {name!r} (listed: {', '.join(sorted(manifest))})")
+    entry = manifest[name]
+    file_name = f"{name}.v{entry['version']}.txt"
+    try:
+        text = folder.joinpath(file_name).read_text(encoding="utf8")
+    except FileNotFoundError as err:
+        raise PromptError(f"prompts/{file_name}: missing (named by prompts/manifest.json)") from err
+    if sha256(text.encode("utf8")) != entry["sha256"]:
+        raise PromptError(f"prompts/{file_name}: edited after it was frozen; save the change as "
+                          f"{name}.v{entry['version'] + 1}.txt and record it in prompts/manifest.json")
+    return Prompt(name, entry["version"], text)
+
+
+def strict(tool: dict) -> dict:
+    """The tool as sent: ``strict``, so the reply's input follows the schema."""
+    return {**tool, "strict": True}
+
+
+def anthropic_client(timeout: float, max_retries: int):
+    """A client built from the environment's API key (anthropic is imported only here)."""
+    import anthropic
+
+    return anthropic.Anthropic(timeout=timeout, max_retries=max_retries)
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A tool call's input (None when the reply held none), why the model stopped, and where the reply came from."""
+
+    input: Optional[Any]
+    stop_reason: Optional[str]
+    model: str
+    prompt: str
+    cached: bool = False
+
+
+@dataclass
+class ModelComponent:
+    """Client, model, call settings, meter and reply cache of a model component.
+
+    The client is built on the first call that is not answered from the
+    cache. ``meter`` may be shared by several components so one budget caps
+    a whole run; ``cache`` defaults to one in memory (pass a ``ReplyCache``
+    on disk to keep replies between runs).
+    """
+
+    client: Any = None
+    model: str = DEFAULT_MODEL
+    timeout: float = 30.0
+    max_retries: int = 2
+    max_tokens: int = 600
+    meter: Meter = field(default_factory=Meter)
+    cache: Optional[ReplyCache] = None
+    asked: int = 0
+    discarded: int = 0
+
+    def try_ask(self, prompt_name: str, tool: dict, content: str) -> Tuple[Optional[Reply], str]:
+        """Ask once and count it: (reply, "") or (None, why the call failed); budget and price errors propagate."""
+        try:
+            reply, failure = self.ask_tool(prompt_name, tool, content), ""
+        except STOPS:
+            raise
+        except Exception as err:  # a failed call is a discarded reply: the deterministic result stands
+            reply, failure = None, f"call failed: {type(err).__name__}: {err}"
+        self.asked += 1
+        return reply, failure
+
+    def request_bytes(self, prompt_name: str, tool: dict, content: str) -> int:
+        """The size of what one call sends (prompt, strict tool, content): the meter's bound on its input tokens."""
+        return len((load_prompt(prompt_name).text + json.dumps(strict(tool)) + content).encode("utf8"))
+
+    def request(self, prompt: Prompt, tool: dict, content: str) -> Dict[str, Any]:
+        """Everything one call sends: what its cached reply is keyed by."""
+        return {"model": self.model, "max_tokens": self.max_tokens, "system": prompt.text, "tools": [strict(tool)],
+                "tool_choice": {"type": "tool", "name": tool["name"]},
+                "messages": [{"role": "user", "content": content}]}
+
+    def attempts(self) -> int:
+        """How many requests one call may send: one, plus the retries of the client that will send it."""
+        retries = self.max_retries if self.client is None else getattr(self.client, "max_retries", self.max_retries)
+        return 1 + int(retries)
+
+    def ask_tool(self, prompt_name: str, tool: dict, content: str) -> Reply:
+        """Ask once with ``tool`` forced; raises ``BudgetExhausted`` (no call made) or the SDK's error.
+
+        A call that fails after it may have reached the service is charged at
+        its worst case for every attempt it could have made; a reply whose
+        usage is impossible is charged the same way and raises
+        ``ImpossibleUsage`` (it is neither used nor cached).
+        """
+        prompt = load_prompt(prompt_name)
+        if self.cache is None:
+            self.cache = ReplyCache(":memory:")
+        request = self.request(prompt, tool, content)
+        stored = self.cache.get(request)
+        if stored is not None:
+            self.meter.cached += 1
+            return Reply(stored["input"], stored["stop_reason"], self.model, prompt.id, cached=True)
+        size, attempts = self.request_bytes(prompt_name, tool, content), self.attempts()
+        self.meter.allow(self.model, size, self.max_tokens, attempts)
+        if self.client is None:
+            self.client = anthropic_client(self.timeout, self.max_retries)
+        try:
+            raw = self.client.messages.with_raw_response.create(**request)
+            response = raw.parse()
+        except Exception:
+            self.meter.charge_worst(self.model, size, self.max_tokens, attempts)
+            raise
+        self.meter.charge(self.model, response.usage, size, self.max_tokens, raw.retries_taken)
+        blocks = [b for b in response.content if getattr(b, "type", None) == "tool_use" and b.name == tool["name"]]
+        reply = {"input": blocks[0].input if blocks else None, "stop_reason": response.stop_reason}
+        self.cache.put(request, prompt.id, reply)
+        return Reply(reply["input"], reply["stop_reason"], self.model, prompt.id)

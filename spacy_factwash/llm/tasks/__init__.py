@@ -1,0 +1,1 @@
+"""What a model is asked: the witness, the support judge, the fixer."""

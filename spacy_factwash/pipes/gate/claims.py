@@ -1,0 +1,304 @@
+"""Claims: a Doc's clauses with the qualifiers bound to each (``cues/clauses.py`` does the binding).
+
+A claim is a clause that states something (kind ``claim``) or the condition
+another claim holds under (kind ``condition``). It carries
+
+- its content keys: the case-insensitive lookup lemma of every word that is
+  not a stop word, punctuation, a number or a speaker (what alignment
+  compares; a cue word counts, so "The retention period is 90 days" and
+  "Data is retained for 90 days" share "day");
+- its qualifiers: the cue spans, by class, that the binding gave it, from
+  its own clause or from a frame ("Someone said", "Not sure though.");
+- its conditions: the condition clauses its conditional cues open;
+- its words: the gate's word-list matches inside it (``words.py``).
+"""
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
+
+from spacy.attrs import IS_CURRENCY, LIKE_NUM, LOWER
+from spacy.language import Language
+from spacy.strings import get_string_id
+from spacy.tokens import Doc, Span, Token
+
+from ...syntax.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses
+from ...syntax.normalise import Shadow
+from ...syntax.sentences import sentences
+from ..cues.extensions import CUES_KEY, SOURCES_KEY, source_link
+from .report import Excerpt
+from .values.quantities import unit_hashes
+from .words import Word
+
+KeyOf = Callable[[Token], int]
+FOCUS = 3  # content words after a cue that say what it bears on
+
+
+@dataclass
+class Claim:
+    """One claim of a Doc and what qualifies it."""
+
+    doc: Doc
+    clause: Clause
+    index: int
+    key_at: Dict[int, int]  # token index -> content key, for the claim's content words
+    sentence: Span  # the sentence the claim stands in
+    names: FrozenSet[int] = frozenset()  # the content keys of capitalised words inside the sentence (names)
+    qualifiers: Dict[str, List[Span]] = field(default_factory=dict)
+    conditions: List["Claim"] = field(default_factory=list)
+    words: List[Word] = field(default_factory=list)
+    strength: Optional[object] = None  # the claim's strength, once a check has read it (checks/strength.py)
+
+    def __post_init__(self) -> None:
+        self.keys: FrozenSet[int] = frozenset(self.key_at.values())
+
+    @property
+    def kind(self) -> str:
+        return self.clause.kind
+
+    @property
+    def pieces(self) -> List[Span]:
+        return self.clause.spans(self.doc)
+
+    @property
+    def start_char(self) -> int:
+        return self.doc[self.clause.start].idx
+
+    @property
+    def end_char(self) -> int:
+        last = self.doc[self.clause.end - 1]
+        return last.idx + len(last)
+
+    @cached_property
+    def text(self) -> str:
+        """The claim's words, its pieces joined (a frame or clause that interrupts it left out)."""
+        return " ... ".join(piece.text for piece in self.pieces)
+
+    @cached_property
+    def signature(self) -> tuple:
+        """What makes two claims give the same changes: words, bound qualifiers (by entry) and conditions."""
+        qualifiers = tuple(sorted((label, tuple(c.id_ for c in cues)) for label, cues in self.qualifiers.items()))
+        return self.wording, qualifiers, tuple(c.wording for c in self.conditions)
+
+    @cached_property
+    def wording(self) -> str:
+        """The claim's words in lower case, punctuation left out: what makes two claims copies."""
+        return " ".join(t.lower_ for t in self.tokens() if not (t.is_punct or t.is_space))
+
+    def excerpt(self) -> Excerpt:
+        """The claim as evidence: its pieces' words and the offsets of the stretch they cover."""
+        return Excerpt(self.text, self.start_char, self.end_char)
+
+    def holds(self, span: Span) -> bool:
+        """Whether a span lies inside one of the claim's pieces."""
+        return any(start <= span.start and span.end <= end for start, end in self.clause.ranges)
+
+    def tokens(self):
+        """The claim's tokens, piece by piece."""
+        for start, end in self.clause.ranges:
+            yield from self.doc[start:end]
+
+    def focus(self, marker: Span, width: int = FOCUS) -> FrozenSet[int]:
+        """What a cue inside the claim bears on: the first ``width`` content keys after it (before it when none
+        follow); the whole claim for a cue outside it (a frame's "Someone said", "I don't think")."""
+        if not self.holds(marker):
+            return self.keys
+        after = [key for i, key in sorted(self.key_at.items()) if i >= marker.end][:width]
+        before = [key for i, key in sorted(self.key_at.items(), reverse=True) if i < marker.start][:width]
+        return frozenset(after or before)
+
+    def bears_on(self, marker: Span, keys: FrozenSet[int]) -> bool:
+        """Whether a cue of this claim bears on content the other claim (its ``keys``) shares."""
+        focus = self.focus(marker)
+        return not focus or bool(focus & keys)
+
+    def words_of(self, label: str) -> List[Word]:
+        """The gate words of one kind inside the claim."""
+        return [word for word in self.words if word.label == label]
+
+    def cues(self, label: str) -> List[Span]:
+        """The cues of one class bound to the claim."""
+        return self.qualifiers.get(label, [])
+
+
+class LemmaKey:
+    """The content key of a token: the id of its lookup lemma read case-insensitively ("PROMOTED" and "promoted"
+    both give "promote"), from the pipeline's ``factwash_lemmas`` table; without that table, its lemma
+    lower-cased, else its lower-case form. (A class, not a closure, so a gate can be pickled to workers.)"""
+
+    def __init__(self, nlp: Optional[Language]) -> None:
+        has_table = nlp is not None and "factwash_lemmas" in nlp.pipe_names
+        self.table = nlp.get_pipe("factwash_lemmas").lemma_ids if has_table else None
+
+    def of(self, doc: Doc, i: int, lower: int) -> int:
+        """The key of token ``i`` of ``doc`` whose lower-case form has the hash ``lower`` (no Token is made when
+        the lemma table is there)."""
+        return self.table.get(lower, lower) if self.table is not None else self(doc[i])
+
+    def __call__(self, token: Token) -> int:
+        if self.table is not None:
+            return self.table.get(token.lower, token.lower)
+        if token.lemma:
+            lemma = token.lemma_
+            return token.lemma if lemma.islower() else token.doc.vocab.strings.add(lemma.lower())
+        return token.lower
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The Doc as the checks read its words and numbers: itself, or its normalised shadow (zero-width, look-alike
+    and full-width characters folded; ``cues/normalise.py``) with the map back to the original."""
+
+    doc: Doc
+    shadow: Optional[Shadow] = None
+
+    def span(self, span: Span) -> Span:
+        """The stretch of the read Doc that holds an original span."""
+        if self.shadow is None:
+            return span
+        start, end = self.shadow.shadow_offset(span.start_char), self.shadow.shadow_offset(span.end_char)
+        return self.doc.char_span(start, end, alignment_mode="expand") or self.doc[0:0]
+
+    def original(self, start_char: int, end_char: int) -> tuple:
+        """Original character offsets of a stretch of the read Doc."""
+        return (start_char, end_char) if self.shadow is None else self.shadow.original(start_char, end_char)
+
+
+@dataclass
+class DocClaims:
+    """A Doc's claims in text order, its clauses, the sentences that hold no claim, and a cache for the checks
+    (what they work out once per Doc, such as a sentence's values)."""
+
+    doc: Doc
+    claims: List[Claim]
+    clauses: DocClauses
+    unclaimed: List[Span]  # sentences with words but no claim, whose cues qualify no claim either
+    key: KeyOf
+    cues: List[Span]
+    speakers: List[Span]
+    words: List[Word]
+    reading: Reading
+    by_sentence: Dict[int, List[Claim]] = field(default_factory=dict)
+    cache: Dict[str, dict] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for claim in self.claims:
+            self.by_sentence.setdefault(claim.clause.sentence, []).append(claim)
+        self._speakers: Dict[str, List[Span]] = {}
+        for speaker in self.speakers:
+            self._speakers.setdefault(speaker.kb_id_, []).append(speaker)
+        self._words_at: Dict[int, List[Word]] = {}
+        for word in self.words:
+            for i in range(word.span.start, word.span.end):
+                self._words_at.setdefault(i, []).append(word)
+
+    def has_numbers(self, sentence: int) -> bool:
+        """Whether a sentence (by index) holds a number-like token (worked out once per sentence)."""
+        found = self.cache.setdefault("has_numbers", {})
+        if sentence not in found:
+            sentences = self.clauses.sentence_starts + [len(self.doc)]
+            found[sentence] = any(self.clauses.view.number[sentences[sentence]:sentences[sentence + 1]])
+        return found[sentence]
+
+    def cues_in(self, span: Span, label: str) -> List[Span]:
+        """The cues of one class that start inside a span (the cue group is sorted by start: bisection)."""
+        if "cue_starts" not in self.cache:
+            self.cache["cue_starts"] = [cue.start for cue in self.cues]
+        starts = self.cache["cue_starts"]
+        at = bisect_left(starts, span.start)
+        found = []
+        while at < len(self.cues) and self.cues[at].start < span.end:
+            if self.cues[at].label_ == label:
+                found.append(self.cues[at])
+            at += 1
+        return found
+
+    def speakers_of(self, cue: Span) -> List[Span]:
+        """The speaker spans an attribution cue names (linked by ``kb_id``)."""
+        return self._speakers.get(source_link(cue), [])
+
+    def words_at(self, span: Span, label: str) -> List[Word]:
+        """The gate words of one kind that overlap a span (a cue in a frame, outside every claim)."""
+        found = {id(w): w for i in range(span.start, span.end) for w in self._words_at.get(i, []) if w.label == label}
+        return list(found.values())
+
+
+def _marked(doc: Doc, spans: Sequence[Span]) -> List[bool]:
+    marked = [False] * len(doc)
+    for span in spans:
+        for i in range(span.start, span.end):
+            marked[i] = True
+    return marked
+
+
+def _units(doc: Doc) -> List[bool]:
+    """Which tokens are a value's unit ("$", "%", "percent" or "dollars" right after a number): part of the value,
+    not of what the claim is about."""
+    if not len(doc):
+        return []
+    words, percent = unit_hashes(), get_string_id("%")
+    rows = doc.to_array([IS_CURRENCY, LIKE_NUM, LOWER]).tolist()
+    return [bool(currency) or lower == percent or (i > 0 and bool(rows[i - 1][1]) and lower in words)
+            for i, (currency, _, lower) in enumerate(rows)]
+
+
+def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[Reading] = None) -> DocClaims:
+    """Segment a Doc into claims and bind every cue to the claims it qualifies."""
+    cues = list(doc.spans.get(CUES_KEY, []))
+    speakers = list(doc.spans.get(SOURCES_KEY, []))
+    clauses = doc_clauses(doc, cues, speakers)
+    marked = _marked(doc, speakers)  # cue words are content for alignment ("90 days" / "for 90 days"); speakers are not
+    valued = _units(doc)
+    claims: List[Claim] = []
+    by_clause: Dict[tuple, Claim] = {}
+    sents = sentences(doc)
+    for s, sentence_clauses in enumerate(clauses.sentences):
+        for n, clause in enumerate(sentence_clauses):
+            if clause.kind == FRAME:
+                continue
+            view = clauses.view
+            key_at = {i: key.of(doc, i, view.lower[i]) for start, end in clause.ranges for i in range(start, end)
+                      if view.plain[i] and not marked[i] and not valued[i]}
+            named = frozenset(k for i, k in key_at.items() if view.title[i] and i != sents[s].start)
+            claim = Claim(doc, clause, len(claims), key_at, sents[s], named)
+            claims.append(claim)
+            by_clause[(s, n)] = claim
+    for cue in cues:
+        for place in clauses.bind(cue):
+            claim = by_clause.get(place)
+            if claim is None:
+                continue
+            claim.qualifiers.setdefault(cue.label_, []).append(cue)
+            if cue.label_ == "CONDITIONAL":
+                found = clauses.locate(cue.start)
+                opened = by_clause.get(found) if found is not None else None
+                if opened is not None and opened.kind == CONDITION and opened is not claim:
+                    claim.conditions.append(opened)
+    _place_words(doc, claims, words)
+    claimed = {claim.clause.sentence for claim in claims}
+    sentence_cues = {}
+    for cue in cues:
+        found = clauses.locate(cue.start)
+        if found is not None:
+            sentence_cues.setdefault(found[0], []).append(cue)
+    unclaimed = []
+    for s, sentence in enumerate(sents):
+        if s in claimed or not any(token.is_alpha or token.like_num for token in sentence):
+            continue
+        if any(clauses.bind(cue) for cue in sentence_cues.get(s, [])):
+            continue
+        unclaimed.append(sentence)
+    return DocClaims(doc, claims, clauses, unclaimed, key, cues, speakers, list(words), reading or Reading(doc))
+
+
+def _place_words(doc: Doc, claims: Sequence[Claim], words: Sequence[Word]) -> None:
+    """Give each claim the gate words that lie inside it."""
+    owner: List[Optional[Claim]] = [None] * len(doc)
+    for claim in claims:
+        for start, end in claim.clause.ranges:
+            owner[start:end] = [claim] * (end - start)
+    for word in words:
+        claim = owner[word.span.start]
+        if claim is not None and claim.holds(word.span):
+            claim.words.append(word)

@@ -1,0 +1,1 @@
+"""Annotating and gating streams and files: read, batch, hand to an executor, write records."""

@@ -1,0 +1,232 @@
+"""A shadow of a text in which a cue reads as a reader sees it, mapped back to the original characters.
+
+A cue must be found whatever bytes spell it: "NOT" and "DON'T" in shouted text, "n\u200bot" with a zero-width
+space, "nоt" with a Cyrillic o, full-width "ｍight", "no\u00a0longer" with a no-break space, "might\u00adbe" with
+a soft hyphen. ``normalise`` returns, when a text needs it, a :class:`Shadow`: the text with format characters
+dropped, every space character a plain space, compatibility forms folded (NFKD, combining marks dropped), letters
+that only look Latin read as Latin (``confusables.tsv``, only inside a word that also holds an ASCII letter, so
+Cyrillic or Greek text is left alone), a word struck through with combining overlays ("m\u0336i\u0336g\u0336h\u0336t\u0336")
+left out, as a reader reads it, and shouted lexicon words in lower case (or in the capitalised form a
+lexicon pattern asks for: "MONDAY" -> "Monday"). The cue component matches on the shadow and writes its spans on
+the original tokens through :meth:`Shadow.original`, so every offset stays in the original text.
+
+A text that needs none of this (the common case) costs one ``isascii`` test and one regular-expression scan.
+"""
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+import numpy
+from spacy.tokens import Doc, Span
+
+from ..lexicon.frozen import Entry
+from .sentences import sentences
+
+CONFUSABLES_FILE = Path(__file__).with_name("confusables.tsv")
+NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
+STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
+SHOUTED = re.compile(r"(?<![\w'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![\w'’])|(?<![\w'’])[A-Z]+['’][A-Z]+(?![\w'’])")
+APOSTROPHES = ("'", "’")
+
+
+@lru_cache(maxsize=1)
+def confusables() -> Dict[str, str]:
+    """Non-Latin letters read as the Latin letter they look like, from ``confusables.tsv``."""
+    table = {}
+    for number, line in enumerate(CONFUSABLES_FILE.read_text(encoding="utf8").splitlines(), start=1):
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 3 or len(parts[0]) != 1 or not parts[1].isascii():
+            raise ValueError(f"{CONFUSABLES_FILE}:{number}: expected 'character<TAB>latin<TAB>name'")
+        table[parts[0]] = parts[1]
+    return table
+
+
+@dataclass(frozen=True)
+class CaseForms:
+    """What shouted words become: the lower-case words the lexicon knows, and the capitalised forms it asks for."""
+
+    words: FrozenSet[str]
+    capitalised: Dict[str, str]
+
+    def fold(self, word: str) -> Optional[str]:
+        """The form a shouted word is matched in, or None when the lexicon does not know it (an acronym)."""
+        lower = word.lower()
+        if any(mark in word for mark in APOSTROPHES):
+            return lower
+        if lower in self.capitalised:
+            return self.capitalised[lower]
+        return lower if lower in self.words else None
+
+
+@dataclass(frozen=True)
+class Shadow:
+    """The normalised text and, piece by piece, where its characters came from in the original.
+
+    ``pieces`` holds ``(shadow_start, original_start, original_end, linear)``: a linear piece maps character
+    for character; any other piece (a character folded into several, or several into one) maps as a whole.
+    """
+
+    text: str
+    pieces: Tuple[Tuple[int, int, int, bool], ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_starts", [piece[0] for piece in self.pieces])
+        object.__setattr__(self, "_original_starts", [piece[1] for piece in self.pieces])
+
+    def original(self, start: int, end: int) -> Tuple[int, int]:
+        """The original character offsets of the shadow's ``[start, end)``."""
+        if end <= start:
+            return self._map(start, at_end=False), self._map(start, at_end=False)
+        return self._map(start, at_end=False), self._map(end - 1, at_end=True)
+
+    def shadow_offset(self, position: int) -> int:
+        """Where an original character offset falls in the shadow (the start of a piece folded as a whole)."""
+        at = max(0, bisect_right(self._original_starts, position) - 1)
+        shadow_start, original_start, original_end, linear = self.pieces[at]
+        if linear:
+            return shadow_start + min(position - original_start, original_end - original_start)
+        return shadow_start
+
+    def _map(self, position: int, at_end: bool) -> int:
+        shadow_start, original_start, original_end, linear = self.pieces[
+            max(0, bisect_right(self._starts, position) - 1)]
+        if linear:
+            return original_start + (position - shadow_start) + (1 if at_end else 0)
+        return original_end if at_end else original_start
+
+
+def _fold_char(char: str, mixed: bool) -> str:
+    """What one non-ASCII character reads as (``mixed``: its word also holds an ASCII letter)."""
+    category = unicodedata.category(char)
+    if category == "Cf":
+        return ""
+    if char.isspace():
+        return " "
+    if mixed and char in confusables():
+        return confusables()[char]
+    if category == "Mn" and mixed:
+        return ""
+    folded = unicodedata.normalize("NFKD", char)
+    if mixed:
+        folded = "".join(c for c in folded if unicodedata.category(c) != "Mn")
+    return unicodedata.normalize("NFKC", folded) if folded != char else char
+
+
+def _fold_characters(text: str) -> Tuple[str, List[Tuple[int, int, int, bool]]]:
+    """The text with its non-ASCII runs folded, and the piece map back to it."""
+    parts: List[str] = []
+    pieces: List[Tuple[int, int, int, bool]] = []
+    shadow_at = original_at = 0
+
+    def keep(until: int) -> None:
+        nonlocal shadow_at, original_at
+        if until > original_at:
+            parts.append(text[original_at:until])
+            pieces.append((shadow_at, original_at, until, True))
+            shadow_at += until - original_at
+            original_at = until
+
+    for run in NON_ASCII_RUN.finditer(text):
+        mixed = any(c.isascii() and c.isalpha() for c in run.group())
+        struck = any(c in STRIKE_THROUGH for c in run.group())
+        for offset, char in enumerate(run.group()):
+            if char.isascii() and not struck:
+                continue
+            folded = "" if struck else _fold_char(char, mixed)
+            if folded == char:
+                continue
+            position = run.start() + offset
+            keep(position)
+            parts.append(folded)
+            pieces.append((shadow_at, position, position + 1, len(folded) == 1))
+            shadow_at += len(folded)
+            original_at = position + 1
+    keep(len(text))
+    return "".join(parts), pieces
+
+
+def _fold_case(text: str, forms: CaseForms) -> str:
+    """The text with each shouted word the lexicon knows in the form it is matched in (same length)."""
+    changed = False
+    parts, at = [], 0
+    for word in SHOUTED.finditer(text):
+        folded = forms.fold(word.group())
+        if folded is None or folded == word.group():
+            continue
+        parts += [text[at:word.start()], folded]
+        at, changed = word.end(), True
+    return "".join(parts) + text[at:] if changed else text
+
+
+def normalise(text: str, forms: CaseForms) -> Optional[Shadow]:
+    """The shadow a text is matched on, or None when the text already reads as it is written."""
+    if text.isascii():
+        if SHOUTED.search(text) is None:
+            return None
+        folded, pieces = text, [(0, 0, len(text), True)]
+    else:
+        folded, pieces = _fold_characters(text)
+    shadow = _fold_case(folded, forms)
+    if shadow == text:
+        return None
+    return Shadow(shadow, tuple(pieces) or ((0, 0, 0, True),))
+
+
+def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
+    """The words a lexicon spells (lower case) and the capitalised forms its patterns ask for, for shouted text.
+
+    A capitalised form ("Monday") is kept unless its lower-case word is a phrase cue of its own ("May" / "may"):
+    shouted text cannot tell those apart, and the phrase's own exclusions read its context.
+    """
+    words, phrase_words, capitalised = set(), set(), {}
+    for entry in entries:
+        if not entry.is_token_pattern:
+            phrase_words.update(token.lower_ for phrase in entry.phrases for token in tokenizer(phrase))
+            continue
+        for token in entry.pattern:
+            for attr, constraint in token.items():
+                values = constraint.get("IN", []) if isinstance(constraint, dict) else [constraint]
+                for value in (v for v in values if isinstance(v, str)):
+                    if attr == "LOWER":
+                        words.add(value)
+                    elif attr in ("ORTH", "TEXT") and value.isalpha() and value.istitle():
+                        capitalised[value.lower()] = value
+    return CaseForms(frozenset(words | phrase_words),
+                     {lower: form for lower, form in capitalised.items() if lower not in phrase_words})
+
+
+def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
+    """The shadow text as a Doc, with the original's sentence starts (and its parse, when the tokens line up)."""
+    shadowed = tokenizer(shadow.text)
+    starts = [shadow.original(token.idx, token.idx + len(token))[0] for token in shadowed]
+    if len(shadowed) == len(doc) and starts == [token.idx for token in doc]:
+        attrs = [attr for attr in ("TAG", "POS", "MORPH", "LEMMA") if doc.has_annotation(attr)]
+        attrs += ["HEAD", "DEP"] if doc.has_annotation("DEP") else ["SENT_START"] * doc.has_annotation("SENT_START")
+        if attrs:
+            shadowed.from_array(attrs, doc.to_array(attrs))
+    elif doc.has_annotation("SENT_START"):
+        # set as one array: each Token.is_sent_start write reads the whole Doc's annotation (quadratic)
+        sentence_starts = {sent.start_char for sent in sentences(doc)}
+        flags = [1 if i == 0 or start in sentence_starts else -1 for i, start in enumerate(starts)]
+        shadowed.from_array(["SENT_START"], numpy.array(flags, dtype="int64").astype("uint64").reshape(-1, 1))
+    return shadowed
+
+
+def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
+    """A span of the shadow Doc as the span of original tokens that cover the same characters."""
+    start, end = shadow.original(span.start_char, span.end_char)
+    return doc.char_span(start, end, label=span.label, alignment_mode="expand")
+
+
+def reading(doc: Doc, forms: CaseForms, tokenizer) -> Tuple[Doc, Optional[Shadow]]:
+    """The Doc a lexicon is matched on (its shadow, when the text needs one) and the shadow that maps matches
+    back (None when the Doc is read as it is)."""
+    shadow = normalise(doc.text, forms)
+    return (doc, None) if shadow is None else (shadow_doc(doc, shadow, tokenizer), shadow)

@@ -1,0 +1,1 @@
+"""Developer tooling, not in the wheel: evaluation, corpus readers, benches, table writers and developer commands."""

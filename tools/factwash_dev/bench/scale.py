@@ -1,0 +1,142 @@
+"""The scale benchmark: one process, spaCy's ``n_process``, and a local Dask cluster on the same texts and pairs,
+each as a ratio to one process measured in the same run; the cost of starting workers; resident memory over a
+stream of distinct pairs. Used by ``bench-scale``; nothing at runtime imports it.
+"""
+
+import time
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable, Iterator, List, Sequence, Tuple
+
+from spacy_factwash.api import load
+from spacy_factwash.run.dask.cluster import LOCAL, client_for
+from spacy_factwash.run.dask.stream import annotate_stream
+from spacy_factwash.run.stream import InputLine, annotate_records, output_record
+
+from .speed import clear_caches, current_rss_mb
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Items per second of one way of running, over the whole run and after its first batch came back (the
+    steady rate: without starting workers, building their pipelines and warming them), each as a ratio to one
+    process."""
+
+    name: str
+    items: int
+    seconds: float
+    ratio: float
+    steady_per_second: float
+    steady_ratio: float
+
+    @property
+    def per_second(self) -> float:
+        return self.items / self.seconds
+
+
+def _timings(run: Callable[[], Iterator], first_batch: int) -> Tuple[int, float, float]:
+    """Drain ``run()`` (quantulum3's cache emptied first): items, wall seconds, and items per second after the
+    first ``first_batch`` items."""
+    clear_caches()
+    count, started, steady_from = 0, time.perf_counter(), None
+    for count, _ in enumerate(run(), start=1):
+        if count == first_batch:
+            steady_from = time.perf_counter()
+    ended = time.perf_counter()
+    steady = (count - first_batch) / (ended - steady_from) if steady_from and ended > steady_from else float("nan")
+    return count, ended - started, steady
+
+
+def _rates(runs: Sequence[Tuple[str, Callable[[], Iterator]]], first_batch: int, repeat: int) -> List[Rate]:
+    """Time each run ``repeat`` times, interleaved (the machine's load changes as it goes), keeping the best of
+    each; ratios to the first (one process)."""
+    best = {name: (0, float("inf"), 0.0) for name, _ in runs}
+    for _ in range(repeat):
+        for name, run in runs:
+            items, seconds, steady = _timings(run, first_batch)
+            best[name] = (items, min(seconds, best[name][1]), max(steady, best[name][2]))
+    timed = [(name, *best[name]) for name, _ in runs]
+    _, _, one_seconds, one_steady = timed[0]
+    return [Rate(name, items, seconds, one_seconds / seconds, steady, steady / one_steady)
+            for name, items, seconds, steady in timed]
+
+
+def _lines(texts: Sequence[str]) -> List[InputLine]:
+    return [InputLine(number, text) for number, text in enumerate(texts, start=1)]
+
+
+def _spacy_n_process(texts: Sequence[str], n_process: int, batch_size: int) -> Iterator:
+    """spaCy's ``n_process``: workers annotate, the Docs come back to this process to be read."""
+    nlp = load()
+    pairs = ((text, item) for text, item in zip(texts, _lines(texts)))
+    return (output_record(item, doc) for doc, item in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size,
+                                                                n_process=n_process))
+
+
+def _pairs_spacy_n_process(pairs: Sequence[Tuple[str, str]], n_process: int, batch_size: int) -> Iterator:
+    """spaCy's ``n_process`` for the gate: workers annotate both texts, this process compares."""
+    nlp = load()
+    gate = nlp.get_pipe("factwash_compare")
+    docs = nlp.pipe((text for pair in pairs for text in pair), batch_size=batch_size, n_process=n_process)
+    return (gate.compare(source, next(docs)).to_dict() for source in docs)
+
+
+def annotation_rates(texts: Sequence[str], n_workers: int = 2, batch_size: int = 256, repeat: int = 1) -> List[Rate]:
+    """Sentences per second: one process (memory zone per batch), spaCy ``n_process``, a local Dask cluster."""
+    nlp = load()
+    list(annotate_records(nlp, _lines(texts[:200])))
+    return _rates([
+        ("1 process", lambda: annotate_records(nlp, _lines(texts), batch_size=batch_size)),
+        (f"spaCy n_process={n_workers}", lambda: _spacy_n_process(texts, n_workers, batch_size)),
+        (f"Dask LocalCluster, {n_workers} workers",
+         lambda: annotate_stream(load, _lines(texts), batch_size=batch_size, n_workers=n_workers)),
+    ], batch_size, repeat)
+
+
+def gate_rates(pairs: Sequence[Tuple[str, str]], n_workers: int = 2, batch_size: int = 256,
+               repeat: int = 1) -> List[Rate]:
+    """Pairs per second: one process, spaCy ``n_process`` annotating for a comparing parent, a local Dask cluster
+    (``pipe_pairs(n_process=...)``)."""
+    gate = load().get_pipe("factwash_compare")
+    list(gate.pipe_pairs(pairs[:50]))
+    return _rates([
+        ("1 process", lambda: gate.pipe_pairs(pairs, batch_size=batch_size)),
+        (f"spaCy n_process={n_workers}", lambda: _pairs_spacy_n_process(pairs, n_workers, batch_size)),
+        (f"Dask LocalCluster, {n_workers} workers",
+         lambda: gate.pipe_pairs(pairs, batch_size=batch_size, n_process=n_workers)),
+    ], batch_size, repeat)
+
+
+def worker_start(n_workers: int = 2) -> Tuple[float, float, float]:
+    """Seconds to start a local cluster of ``n_workers`` processes, seconds to then build the default pipeline on
+    each of them (the fixed cost of a Dask run, paid once per run, or once per cluster when it is kept), and the
+    resident MB of one worker holding it. A worker's first gated number loads quantulum3's data on top."""
+    from spacy_factwash.run.dask.worker import with_pipeline
+
+    started = time.perf_counter()
+    with client_for(LOCAL, n_workers) as client:
+        up = time.perf_counter()
+        with_pipeline(client, partial(load))
+        built = time.perf_counter()
+        resident = max(client.run(current_rss_mb).values())
+    return up - started, built - up, resident
+
+
+def distinct_pairs(sentences: Sequence[str], total: int) -> Iterator[Tuple[str, str]]:
+    """``total`` pairs, no two alike and each with words no other pair has (a case code, as in a real stream of
+    tickets or names): source two sentences, memory the first of them."""
+    size = len(sentences)
+    for index in range(total):
+        code = f"Case {index:x}q{index * 7919 % 104729:x}:"
+        first, second = sentences[index % size], sentences[(index * 31 + 1) % size]
+        yield f"{code} {first} {second}", f"{code} {first}"
+
+
+def stream_memory(pairs: Iterator[Tuple[str, str]], every: int, batch_size: int = 256) -> List[Tuple[int, float]]:
+    """Gate a stream of pairs in one process; (pairs so far, resident MB) every ``every`` pairs."""
+    gate = load().get_pipe("factwash_compare")
+    readings = []
+    for count, _ in enumerate(gate.pipe_pairs(pairs, batch_size=batch_size), start=1):
+        if count % every == 0:
+            readings.append((count, current_rss_mb()))
+    return readings

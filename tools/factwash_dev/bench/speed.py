@@ -1,0 +1,193 @@
+"""Speed benchmarks: the cue pipeline against a tokenizer + sentencizer floor, and the gate's pairs per second.
+
+Machines here are noisy, so the figure that matters is a ratio measured in
+the same process over the same sentences: each pipeline is timed several
+times, interleaved, and the best run of each is kept.
+"""
+
+import gc
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Sequence, Tuple
+
+import spacy
+from spacy.language import Language
+
+from spacy_factwash.api import load
+
+
+@dataclass(frozen=True)
+class SpeedResult:
+    """Sentences per second for one pipeline, and its cost relative to the floor."""
+
+    name: str
+    sentences_per_second: float
+    ratio_to_floor: float
+
+
+def floor_pipeline() -> Language:
+    """Blank English with the sentencizer: the least any pipeline here does."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    return nlp
+
+
+def cue_pipeline() -> Language:
+    """The floor plus ``factwash_cues``: what the cue layer costs on its own."""
+    nlp = floor_pipeline()
+    nlp.add_pipe("factwash_cues")
+    return nlp
+
+
+def _seconds(nlp: Language, texts: Sequence[str], batch_size: int) -> float:
+    """Wall time of one pass over the texts, starting from a collected heap."""
+    gc.collect()
+    started = time.perf_counter()
+    for _ in nlp.pipe(texts, batch_size=batch_size):
+        pass
+    return time.perf_counter() - started
+
+
+def measure(texts: Sequence[str], repeat: int = 5, batch_size: int = 1000) -> List[SpeedResult]:
+    """Time the floor, the cue pipeline and the full default pipeline over ``texts``."""
+    pipelines: Dict[str, Language] = {
+        "tokenizer+sentencizer (floor)": floor_pipeline(),
+        "floor + factwash_cues": cue_pipeline(),
+        "spacy_factwash.load() (+ lemmas, gate)": load(),
+    }
+    best = best_seconds(pipelines, texts, repeat, batch_size)
+    floor = best["tokenizer+sentencizer (floor)"]
+    return [SpeedResult(name, len(texts) / seconds, seconds / floor) for name, seconds in best.items()]
+
+
+def best_seconds(pipelines: Dict[str, Language], texts: Sequence[str], repeat: int = 5,
+                 batch_size: int = 1000) -> Dict[str, float]:
+    """The best of ``repeat`` interleaved passes of each pipeline over ``texts``, after one warm-up pass each."""
+    if not texts:
+        raise ValueError("no sentences to time")
+    for nlp in pipelines.values():
+        _seconds(nlp, texts[:200], batch_size)  # warm caches
+    best = {name: float("inf") for name in pipelines}
+    for _ in range(max(1, repeat)):
+        for name, nlp in pipelines.items():
+            best[name] = min(best[name], _seconds(nlp, texts, batch_size))
+    return best
+
+
+@dataclass(frozen=True)
+class GateSpeed:
+    """Pairs per second for one set of pairs and one process count, with the process's peak memory."""
+
+    name: str
+    pairs: int
+    n_process: int
+    pairs_per_second: float
+    peak_rss_mb: float
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux reports KiB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def current_rss_mb() -> float:
+    """This process's resident memory now, in MB (from /proc; 0 where there is none)."""
+    try:
+        with open("/proc/self/statm") as handle:
+            pages = int(handle.read().split()[1])
+    except OSError:
+        return 0.0
+    import os
+
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def clear_caches() -> None:
+    """Forget quantulum3 results, so that a timed run parses every text afresh."""
+    from spacy_factwash.pipes.gate.values.quantities import _parse
+
+    _parse.cache_clear()
+
+
+def gate_speed(named_pairs: Dict[str, Sequence[Tuple[str, str]]], n_processes: Sequence[int] = (1, 2),
+               batch_size: int = 256) -> List[GateSpeed]:
+    """Time ``pipe_pairs`` of the default gate over each set of pairs, for each process count."""
+    gate = load().get_pipe("factwash_compare")
+    warm = [("Revenue was 1.2 million dollars, Alice said.", "Revenue was 1.2 million euros.")] * 8
+    list(gate.pipe_pairs(warm))  # quantulum3 loads its data on first use
+    results = []
+    for name, pairs in named_pairs.items():
+        if not pairs:
+            continue
+        for n_process in n_processes:
+            clear_caches()
+            gc.collect()
+            started = time.perf_counter()
+            for _ in gate.pipe_pairs(pairs, batch_size=batch_size, n_process=n_process):
+                pass
+            seconds = time.perf_counter() - started
+            results.append(GateSpeed(name, len(pairs), n_process, len(pairs) / seconds, peak_rss_mb()))
+    return results
+
+
+def stream_memory(pairs: Sequence[Tuple[str, str]], total: int, every: int) -> List[Tuple[int, float]]:
+    """Gate ``total`` pairs (cycling through ``pairs``) as one stream; resident memory every ``every`` pairs."""
+    gate = load().get_pipe("factwash_compare")
+
+    def stream():
+        for index in range(total):
+            yield pairs[index % len(pairs)]
+
+    readings = []
+    for count, _ in enumerate(gate.pipe_pairs(stream()), start=1):
+        if count % every == 0:
+            readings.append((count, current_rss_mb()))
+    return readings
+
+
+def long_document_speed(source: str, memory: str) -> Tuple[float, float]:
+    """Seconds to annotate one long (source, memory) pair, and to annotate and compare it: the floor and the gate."""
+    nlp = load()
+    gate = nlp.get_pipe("factwash_compare")
+    list(gate.pipe_pairs([("Revenue was 1.2 million dollars, Alice said.", "Revenue was 1.2 million euros.")]))
+    clear_caches()
+    started = time.perf_counter()
+    source_doc, memory_doc = nlp.pipe([source, memory])
+    annotated = time.perf_counter()
+    gate.compare(source_doc, memory_doc)
+    return annotated - started, time.perf_counter() - started
+
+
+def per_call_speed(pairs: Sequence[Tuple[str, str]]) -> Tuple[float, float]:
+    """Pairs per second of ``inspect`` called once per pair (the per-call path), and of annotating the same texts
+    in one ``nlp.pipe`` stream (the floor measured in the same run)."""
+    from spacy_factwash.api import default_pipeline, inspect
+
+    inspect(*pairs[0])
+    clear_caches()
+    started = time.perf_counter()
+    for source, memory in pairs:
+        inspect(source, memory)
+    per_call = len(pairs) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    for _ in default_pipeline().pipe(text for pair in pairs for text in pair):
+        pass
+    return per_call, len(pairs) / (time.perf_counter() - started)
+
+
+def growth(texts: Callable[[int], Tuple[str, str]], sizes: Sequence[int]) -> List[Tuple[int, float, float]]:
+    """(size, seconds to annotate, seconds to compare) of the (source, memory) pair ``texts(size)`` at each size:
+    doubling the size should double both, never more (alignment and binding are linear)."""
+    nlp = load()
+    gate = nlp.get_pipe("factwash_compare")
+    rows = []
+    for size in sizes:
+        source, memory = texts(size)
+        started = time.perf_counter()
+        source_doc, memory_doc = nlp.pipe([source, memory])
+        annotated = time.perf_counter()
+        gate.compare(source_doc, memory_doc)
+        rows.append((size, annotated - started, time.perf_counter() - annotated))
+    return rows

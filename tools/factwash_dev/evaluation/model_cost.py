@@ -1,0 +1,34 @@
+"""The README's table of what the model components would cost, on the written gate sets and on FRANK test."""
+
+from pathlib import Path
+from typing import Dict
+
+from spacy_factwash.llm.planned import planned_calls
+
+from .frank import read_pairs
+from .gate_sets import written_pairs
+
+
+def write_sets(gate_sets: Path, frank_root: Path) -> Dict[str, list]:
+    """The (source, memory) pairs of each set of writes the table covers."""
+    written = written_pairs(gate_sets)
+    frank = [(article, summary) for _, article, summary in read_pairs(frank_root, "test")]
+    return {"written gate sets": written, "FRANK test summaries": frank}
+
+
+def cost_table(sets: Dict[str, list], nlp, model: str) -> str:
+    """Calls and worst-case dollars per 100 writes, per component, as Markdown."""
+    lines = [
+        f"Model calls per 100 writes and their worst-case cost in US dollars on `{model}` "
+        "(prices in `spacy_factwash/models/prices.json`); the witness is asked only about flagged sentences.",
+        "",
+        "| writes | pairs | witness calls / 100 | witness $ / 100 | support calls / 100 | support $ / 100 |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, pairs in sets.items():
+        plan = planned_calls(pairs, nlp, model)
+        per = 100 / plan["writes"]
+        lines.append(f"| {name} | {plan['writes']} | {plan['witness_calls'] * per:.1f} | "
+                     f"{plan['witness_usd'] * per:.3f} | {plan['support_calls'] * per:.1f} | "
+                     f"{plan['support_usd'] * per:.3f} |")
+    return "\n".join(lines) + "\n"

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 
 from spacy_factwash.gate.compiled_patterns import LARGE, compile_kept, program_path
 from spacy_factwash.gate.plurals import read_table, table_path
+from properties import properties
 
 MODULES = ("quantulum3", "inflect")
 READER = """
 import dataclasses, json, sys
 import spacy_factwash
 from spacy_factwash.gate.quantities import quantities
-from properties import properties
 nlp = spacy_factwash.default_pipeline()
 for line in sys.stdin:
     request = json.loads(line)

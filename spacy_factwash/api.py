@@ -12,7 +12,8 @@ import spacy
 from spacy.language import Language
 
 from .io.textfile import surrogate_problem
-from .zones import exclusive
+from .pipes.gate.gate import Gate
+from .pipes.names import COMPARE, CUES, LEMMAS, STRENGTH
 
 DEFAULT_MAX_LENGTH = 10_000_000
 
@@ -47,10 +48,10 @@ def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False, lexicon_dir:
 
 def add_factwash(nlp: Language, lexicon_dir: Optional[str] = None) -> Language:
     """Add the lookup lemmas, the cue component and the gate to a pipeline (a user's own, or the one above)."""
-    nlp.add_pipe("factwash_lemmas")
-    nlp.add_pipe("factwash_cues", config={"lexicon_dir": None if lexicon_dir is None else str(lexicon_dir)})
-    nlp.add_pipe("factwash_strength")
-    nlp.add_pipe("factwash_compare")
+    nlp.add_pipe(LEMMAS)
+    nlp.add_pipe(CUES, config={"lexicon_dir": None if lexicon_dir is None else str(lexicon_dir)})
+    nlp.add_pipe(STRENGTH)
+    nlp.add_pipe(COMPARE)
     return nlp
 
 
@@ -66,7 +67,7 @@ def pipeline_on(lexicon_dir: Optional[str] = None, max_length: Optional[int] = N
     if lexicon_dir is None and max_length is None:
         return default_pipeline()
     nlp = load(max_length=max_length or DEFAULT_MAX_LENGTH, lexicon_dir=lexicon_dir)
-    nlp.get_pipe("factwash_cues").initialize()
+    nlp.get_pipe(CUES).initialize()
     return nlp
 
 
@@ -85,14 +86,18 @@ def inspect(source: str, memory: str, *, review=None, nlp: Optional[Language] = 
         problem = surrogate_problem(value, name)
         if problem:
             raise ValueError(f"inspect: {problem}")
-    nlp = default_pipeline() if nlp is None else nlp
-    if "factwash_compare" not in nlp.pipe_names:
-        raise ValueError(f"inspect: the pipeline given has no factwash_compare (its components: "
-                         f"{', '.join(nlp.pipe_names) or 'none'}); build it with spacy_factwash.load()")
-    with exclusive(nlp):  # no other thread's memory zone may end while these Docs are read (zones.py)
-        source_doc, memory_doc = nlp.pipe([source, memory])
-        report = nlp.get_pipe("factwash_compare").compare(source_doc, memory_doc)
-    return report if review is None else review(report, source_doc, memory_doc)
+    return gate_of(nlp).check(source, memory, review)
+
+
+def gate_of(nlp: Optional[Language] = None) -> Gate:
+    """The gate on ``nlp``, or on the default pipeline (built once per process)."""
+    return default_gate() if nlp is None else Gate(nlp)
+
+
+@lru_cache(maxsize=1)
+def default_gate() -> Gate:
+    """The gate on the default pipeline, built once per process."""
+    return Gate(default_pipeline())
 
 
 def check(source: str, memory: str, *, nlp: Optional[Language] = None) -> str:
@@ -123,7 +128,7 @@ def drift(versions) -> "DriftReport":
     """Gate a rewrite chain [v0, v1, ...] hop by hop and end to end, on the default pipeline."""
     from .memory.drift import drift as drift_chain
 
-    return drift_chain(versions, default_pipeline().get_pipe("factwash_compare"))
+    return drift_chain(versions, default_gate())
 
 
 def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None,
@@ -143,4 +148,4 @@ def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, revi
     from .memory.mem0_adapter import AsyncGatedMemory, GatedMemory
 
     gated = AsyncGatedMemory if inspection.iscoroutinefunction(memory.add) else GatedMemory
-    return gated(memory, default_pipeline().get_pipe("factwash_compare"), audit_log, policy, fixer, review, database)
+    return gated(memory, default_gate(), audit_log, policy, fixer, review, database)

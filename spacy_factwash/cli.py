@@ -11,6 +11,7 @@ import typer
 from tqdm import tqdm
 
 from .api import DEFAULT_MAX_LENGTH
+from .pipes.gate.gate import Gate
 
 app = typer.Typer(
     add_completion=False,
@@ -457,7 +458,7 @@ def report(
         _fail(str(err))
     review = _review(witness, unsupported, model, max_usd, cache, no_cache)
     nlp = _pipeline(lexicon_dir)
-    gate = nlp.get_pipe("factwash_compare")
+    gate = Gate(nlp)
     written = 0
 
     def sections():
@@ -540,7 +541,7 @@ def drift_command(
                 or not all(isinstance(v, str) for v in chain["versions"])), None)
     if bad is not None:
         _fail(f"{chains_path}:{bad}: 'versions' must be a list of at least two strings")
-    gate = _pipeline(lexicon_dir).get_pipe("factwash_compare")
+    gate = Gate(_pipeline(lexicon_dir))
     try:
         with atomic_output(output_path, [chains_path]) as out:
             for number, chain in enumerate(_progress(chains, "drift", " chains", len(chains)), start=1):
@@ -573,7 +574,7 @@ def bench(
     if any(not isinstance(s.get("id"), str) or not isinstance(s.get("source"), str) for s in stimuli):
         _fail(f"{stimuli_path}: every stimulus needs a string 'id' and 'source'")
     sources = {s["id"]: s["source"] for s in stimuli}
-    gate = _pipeline(lexicon_dir).get_pipe("factwash_compare")
+    gate = Gate(_pipeline(lexicon_dir))
     scores = []
     for path in writes_paths:
         writes = [(w.get("stimulus_id"), w.get("memory")) for w in _records(path)]

@@ -15,6 +15,7 @@ import pytest
 import spacy
 
 import spacy_factwash
+from spacy_factwash.pipes.gate.gate import Gate
 
 CORPORA_ENV = "FACTWASH_CORPORA"
 
@@ -104,7 +105,7 @@ def gate_corpus_result(corpora, tmp_path_factory):
 
     def measure():
         pairs = build_pairs(corpora, ROOT / "training" / "splits", evaluation_pipeline())
-        return score_pairs(pairs, spacy_factwash.default_pipeline().get_pipe("factwash_compare"))
+        return score_pairs(pairs, Gate(spacy_factwash.default_pipeline()))
 
     return made_once(tmp_path_factory, "gate_corpus", measure)
 
@@ -115,7 +116,7 @@ def frank_result(corpora, tmp_path_factory):
     from factwash_dev.evaluation.frank import score
 
     return made_once(tmp_path_factory, "frank", lambda: score(
-        corpora / "frank" / "raw", spacy_factwash.default_pipeline().get_pipe("factwash_compare")))
+        corpora / "frank" / "raw", Gate(spacy_factwash.default_pipeline())))
 
 
 @pytest.fixture(scope="session")
@@ -132,7 +133,7 @@ def gate_sets_result(tmp_path_factory):
     from factwash_dev.evaluation.gate_sets import score_sets
 
     return made_once(tmp_path_factory, "gate_sets", lambda: score_sets(
-        ROOT / "training" / "gate_sets", spacy_factwash.default_pipeline().get_pipe("factwash_compare")))
+        ROOT / "training" / "gate_sets", Gate(spacy_factwash.default_pipeline())))
 
 
 @pytest.fixture(scope="session")

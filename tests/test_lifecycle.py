@@ -193,7 +193,7 @@ def test_add_entries_refuses_what_a_lexicon_file_refuses_in_the_same_words(raw, 
     cues = spacy.blank("en").add_pipe("factwash_cues")
     with pytest.raises(LexiconError) as added:
         cues.add_entries([IFFY, raw])
-    assert str(added.value).startswith("add_entries[2]: ")
+    assert str(added.value).startswith("[E001] add_entries[2]: ")
     assert str(added.value).split(": ", 1)[1] == str(in_file.value).split(": ", 1)[1]
     assert "hedge:iffy" not in cues.lexicons.by_id  # nothing of a refused call is kept
 
@@ -267,7 +267,7 @@ def test_a_saved_lexicon_folder_with_edited_user_entries_is_refrozen_with_them(t
 
 
 def test_inspect_refuses_a_pipeline_without_the_gate():
-    with pytest.raises(ValueError, match=r"inspect: the pipeline given has no factwash_compare"):
+    with pytest.raises(ValueError, match=r"the pipeline given has no factwash_compare"):
         spacy_factwash.inspect("a", "b", nlp=spacy.blank("en"))
 
 

@@ -383,7 +383,7 @@ def test_the_review_command_lists_shows_approves_and_rejects(tmp_path, stub):
     again = runner.invoke(app, ["review", "approve", "1", "--reviewer", "carol", *database, "--mem0-config",
                                 str(tmp_path / "mem0.json"), "--audit-log", str(tmp_path / "cli.audit.jsonl")])
     assert again.exit_code == 1 and "is approved, not held" in again.output
-    assert runner.invoke(app, ["review", "show", "7", *database]).output.strip() == "error: no held fact 7"
+    assert runner.invoke(app, ["review", "show", "7", *database]).output.strip() == "error: [E012] no held fact 7"
     states = runner.invoke(app, ["review", "list", "--state", "all", *database]).output
     assert "approved" in states and "rejected" in states
 

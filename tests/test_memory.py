@@ -12,6 +12,7 @@ import spacy_factwash
 from factwash_dev.evaluation.readme import BENCH
 from spacy_factwash.cli import app
 from spacy_factwash.memory.bench import score_writes, wilson
+from spacy_factwash.pipes.gate.gate import Gate
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_DIR = ROOT / "training" / "bench"
@@ -71,7 +72,7 @@ def _writes(name):
 
 
 def test_laundering_writes_are_flagged_and_stance_keeping_writes_are_not():
-    gate = spacy_factwash.default_pipeline().get_pipe("factwash_compare")
+    gate = Gate(spacy_factwash.default_pipeline())
     stimulus_set, sources = _stimuli()
     keep = score_writes(stimulus_set, sources, _writes("writes_preserve.jsonl"), gate)
     launder = score_writes(stimulus_set, sources, _writes("writes_launder.jsonl"), gate)
@@ -82,7 +83,7 @@ def test_laundering_writes_are_flagged_and_stance_keeping_writes_are_not():
 
 
 def test_a_write_for_an_unknown_stimulus_is_refused():
-    gate = spacy_factwash.default_pipeline().get_pipe("factwash_compare")
+    gate = Gate(spacy_factwash.default_pipeline())
     with pytest.raises(ValueError, match="not in set"):
         score_writes("x", {"a": "Alice leads."}, [("b", "Alice leads.")], gate)
 

@@ -28,7 +28,7 @@ from spacy_factwash.llm.quotes import function_words, locate, quote_problem  # n
 from spacy_factwash.llm.tasks.support import NOT_ESTABLISHED, UNSUPPORTED, SupportJudge, review_support  # noqa: E402
 from spacy_factwash.llm.tasks.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
 
-PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "models" / "prompts"
+PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "llm" / "prompts"
 HEDGED = "Alice will, one would imagine, be promoted."
 YES = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []}
 NO = {"hedges": False, "hedge_words": [], "attributes": False, "attribution_words": []}

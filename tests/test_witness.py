@@ -14,6 +14,7 @@ from properties import properties
 
 from spacy_factwash import inspect  # noqa: E402
 from spacy_factwash.llm.tasks.witness import Witness, lower_with_witness, validate  # noqa: E402
+from spacy_factwash.pipes.gate.gate import Gate
 
 SEVERITY = {"pass": 0, "uncheckable": 1, "rewrite": 2, "reject": 3}
 
@@ -118,7 +119,7 @@ def fixer_replying(text, seen=None):
 
 
 def test_a_fix_that_restores_the_cues_is_accepted_and_both_reports_are_kept():
-    gate = default_pipeline().get_pipe("factwash_compare")
+    gate = Gate(default_pipeline())
     seen = []
     fix = fixer_replying(SOURCE, seen).fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
     assert fix.accepted and fix.original.verdict == "rewrite" and fix.proposal_report.verdict == "pass"
@@ -127,13 +128,13 @@ def test_a_fix_that_restores_the_cues_is_accepted_and_both_reports_are_kept():
 
 
 def test_a_fix_that_fails_the_gate_is_refused_and_the_verdict_stands():
-    gate = default_pipeline().get_pipe("factwash_compare")
+    gate = Gate(default_pipeline())
     fix = fixer_replying("Alice was definitely promoted to admin.").fix(gate, SOURCE, MEMORY, inspect(SOURCE, MEMORY))
     assert not fix.accepted and fix.proposal_report.verdict == "rewrite" and fix.original.verdict == "rewrite"
 
 
 def test_only_a_rewrite_verdict_is_fixed_and_a_failed_call_changes_nothing():
-    gate = default_pipeline().get_pipe("factwash_compare")
+    gate = Gate(default_pipeline())
     rejected = inspect("The cluster has 4,500 nodes.", "The cluster has 5,400 nodes.")
     assert not fixer_replying("x").fix(gate, "a", "b", rejected).accepted
     broken = Fixer(client=mock_client([httpx.Response(500, json={})]))

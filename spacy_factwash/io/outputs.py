@@ -26,13 +26,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator, Union
 
+from ..errors import FactwashError
+
 PathLike = Union[str, os.PathLike]
 KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
          (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket"))
 
 
-class OutputError(Exception):
+class OutputError(FactwashError):
     """An output that cannot or must not be written; the message is one line naming it."""
+
+    code = "E002"
 
 
 def _kind(mode: int) -> str:

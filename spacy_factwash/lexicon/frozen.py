@@ -40,6 +40,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from spacy.schemas import validate_token_pattern
 
 from ..data import data_places
+from ..errors import FactwashError
 from ..io.outputs import write_text
 
 LABELS = ("HEDGE", "ATTRIBUTION", "NEGATION", "CONDITIONAL", "TEMPORAL")
@@ -59,8 +60,10 @@ USER_SUFFIX = "+user"
 USER_SOURCE = "user"
 
 
-class LexiconError(ValueError):
+class LexiconError(FactwashError, ValueError):
     """A lexicon file is missing, malformed, or does not match its manifest."""
+
+    code = "E001"
 
 
 @dataclass(frozen=True)

@@ -22,20 +22,28 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Dict, Optional
 
+from ..errors import FactwashError
+
 TOOL_OVERHEAD_TOKENS = 1000  # the API's own tool-use instructions; about 350 tokens today, with room to spare
 DATED = re.compile(r"-\d{8}$")
 
 
-class BudgetExhausted(RuntimeError):
+class BudgetExhausted(FactwashError, RuntimeError):
     """The next call could take the spend past the cap; it was not made."""
 
+    code = "E009"
 
-class UnknownPrice(ValueError):
+
+class UnknownPrice(FactwashError, ValueError):
     """A budget was set for a model the price table does not list."""
 
+    code = "E010"
 
-class ImpossibleUsage(ValueError):
+
+class ImpossibleUsage(FactwashError, ValueError):
     """A reply's token usage is not a possible one (negative, not whole, or above the call's worst case)."""
+
+    code = "E011"
 
 
 STOPS = (BudgetExhausted, UnknownPrice)  # these stop a run; any other failed call is a discarded reply

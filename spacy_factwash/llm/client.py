@@ -17,6 +17,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Dict, Optional, Tuple
 
+from ..errors import FactwashError
 from ..lexicon.frozen import sha256
 from .budget import STOPS, Meter
 from .cache import ReplyCache
@@ -24,8 +25,10 @@ from .cache import ReplyCache
 DEFAULT_MODEL = "claude-haiku-4-5"
 
 
-class PromptError(ValueError):
+class PromptError(FactwashError, ValueError):
     """A prompt file that is missing or was edited without a new version."""
+
+    code = "E008"
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def score_writes(stimulus_set: str, sources: Mapping[str, str], writes: Sequence
         raise ValueError(f"writes name stimuli that are not in set {stimulus_set!r}: {unknown[:5]}")
     verdicts: Counter = Counter()
     types: Counter = Counter()
-    for report in progress(gate.pipe_pairs((sources[sid], memory) for sid, memory in writes)):
+    for report in progress(gate.pipe((sources[sid], memory) for sid, memory in writes)):
         verdicts[report.verdict] += 1
         types.update(change.type for change in report.changes)
     checkable = len(writes) - verdicts["uncheckable"]

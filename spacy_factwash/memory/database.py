@@ -31,6 +31,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, List, Sequence, Union
 
+from ..errors import FactwashError
+
 SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS held (
@@ -73,8 +75,10 @@ CREATE TABLE IF NOT EXISTS edges (
 """
 
 
-class DatabaseError(RuntimeError):
+class DatabaseError(FactwashError, RuntimeError):
     """The database file cannot be used (not SQLite, a newer schema, a folder that does not exist)."""
+
+    code = "E013"
 
 
 class Database:

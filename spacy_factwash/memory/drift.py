@@ -74,7 +74,7 @@ def drift_from_reports(hops: Sequence[Report], end_to_end: Report,
 
 
 def drift(versions: Sequence[str], gate) -> DriftReport:
-    """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``factwash_compare`` component."""
+    """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``Gate``."""
     if isinstance(versions, (str, bytes)) or not isinstance(versions, Sequence):
         raise TypeError(f"drift: versions must be a list of strings (the chain v0, v1, ...), "
                         f"got {type(versions).__name__}")
@@ -87,5 +87,5 @@ def drift(versions: Sequence[str], gate) -> DriftReport:
         if problem:
             raise ValueError(f"drift: {problem}")
     pairs = [(versions[i - 1], versions[i]) for i in range(1, len(versions))] + [(versions[0], versions[-1])]
-    reports = list(gate.pipe_pairs(pairs))
+    reports = list(gate.pipe(pairs))
     return drift_from_reports(reports[:-1], reports[-1], versions)

@@ -61,8 +61,8 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, Dict, Generator, List, Mapping, Optional, Sequence, Union
 
+from ..errors import FactwashError
 from ..io.textfile import surrogate_problem
-from ..zones import zone
 from .audit import AuditLog, unsettled
 from .database import Database
 from .extraction import read_extraction
@@ -85,8 +85,10 @@ EMPTY_EXTRACTION = json.dumps({"memory": []})
 _CALL: contextvars.ContextVar = contextvars.ContextVar("factwash_gated_call", default=None)
 
 
-class NotStored(RuntimeError):
+class NotStored(FactwashError, RuntimeError):
     """A write the policy allowed that the store did not confirm; it is recorded as failed in the audit log."""
+
+    code = "E014"
 
 
 class _Withheld(Exception):
@@ -287,11 +289,8 @@ class _GatedWrites:
     def _decide(self, call: _Call, path: str, source: str, fact: str, *, operation: str = "add",
                 memory_id: Optional[str] = None) -> Decision:
         """Gate one fact against its source, log the decision, then record its provenance."""
-        with self._exclusive, zone(self.gate.nlp):  # only the plain report leaves the zone
-            source_doc, fact_doc = self.gate.nlp.pipe([source, fact])
-            report = self.gate.compare(source_doc, fact_doc)
-            if self.review is not None:  # a witness may lower the verdict, never raise it
-                report = self.review(report, source_doc, fact_doc)
+        with self._exclusive:  # a witness (the review) may lower the verdict, never raise it
+            report = self.gate.check(source, fact, self.review)
         source_id = source_item_id(source)
         if self.provenance.get(source_id) is None:
             self.provenance.add(Item(source_id, source, "user_statement", path, verification=Verification.ATTRIBUTED))
@@ -374,7 +373,7 @@ class _GatedWrites:
         """With a fixer and a rewrite verdict, the model's rewrite as a decision of its own when it passes."""
         if self.fixer is None or decision.verdict != "rewrite":
             return None
-        with self._exclusive, zone(self.gate.nlp):
+        with self._exclusive:
             fix = self.fixer.fix(self.gate, decision.source, decision.fact, call.reports[decision.decision])
         self.audit.write({"event": "fix", "decision": decision.decision, "fact": decision.fact,
                           "proposal": fix.proposal, "accepted": fix.accepted, "reason": fix.reason, "model": fix.model,

@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Dict, List, Optional
 
+from ..errors import FactwashError
 from .database import Database
 
 STATES = ("held", "approving", "approved", "rejected")
 
 
-class ReviewError(ValueError):
+class ReviewError(FactwashError, ValueError):
     """A review action that cannot be done: no such row, or a row not in the state the action needs."""
+
+    code = "E012"
 
 
 @dataclass(frozen=True)

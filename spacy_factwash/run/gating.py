@@ -20,16 +20,20 @@ from typing import Any, Callable, Dict, Iterable, Optional
 
 from spacy.language import Language
 
+from ..errors import FactwashError
 from ..io.outputs import atomic_output, check_output
 from ..io.runfile import RunFile
+from ..pipes.gate.gate import Gate
 from .stream import PairLine, read_pairs
 
 DIGEST = "input_sha256"
 BUDGET_STOP = 6  # the exit status of a run stopped by its model budget
 
 
-class ResumeMismatch(ValueError):
+class ResumeMismatch(FactwashError, ValueError):
     """The output a resumed run would continue was written for other input."""
+
+    code = "E004"
 
 
 @dataclass
@@ -94,9 +98,9 @@ def gate_lines(write: Callable[[Dict[str, Any]], None], lines: Iterable[PairLine
                progress: Callable[[Iterable], Iterable] = iter) -> None:
     """Gate the lines of ``input_path`` given and ``write`` each report; stop at a bad line (unless skipping) or
     when the model budget refused a call a report needed, without writing that report."""
-    compare = nlp.get_pipe("factwash_compare")
+    gate = Gate(nlp)
     items = (((line.source, line.memory), line) for line in lines)
-    results = compare.pipe_pairs(items, batch_size=batch_size, n_process=n_process, as_tuples=True)
+    results = gate.pipe(items, batch_size=batch_size, n_process=n_process, as_tuples=True)
     for report, line in progress(results):
         if line.error is not None:
             if not skip_bad_lines:

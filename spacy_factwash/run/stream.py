@@ -13,19 +13,25 @@ whether to stop there or skip and count it, and every good line before it
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+from spacy.util import minibatch
 
+from ..errors import FactwashError
+from ..executors import executor_for
 from ..io.textfile import decoded_lines, surrogate_problem
 from ..pipes.cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
 from ..zones import zone
 
 
-class BadInput(ValueError):
+class BadInput(FactwashError, ValueError):
     """An input line that cannot be annotated, named by file and line."""
+
+    code = "E003"
 
 
 @dataclass(frozen=True)
@@ -159,20 +165,9 @@ def annotate_batch(nlp: Language, batch: List[InputLine], docbin=None,
 def annotate_records(nlp: Language, items: Iterable[InputLine], *, batch_size: int = 256, docbin=None,
                      skip_bad_lines: bool = True) -> Iterator[Tuple[InputLine, Optional[Dict]]]:
     """The lines as output records in order (None for a bad line), a batch at a time, each in a memory zone."""
-    for batch in batches(items, batch_size):
+    for batch in minibatch(items, batch_size):
         yield from annotate_batch(nlp, batch, docbin, skip_bad_lines)
 
-
-def batches(items: Iterable, size: int) -> Iterator[List]:
-    """Consecutive lists of ``size`` items (the last may be shorter)."""
-    batch: List = []
-    for item in items:
-        batch.append(item)
-        if len(batch) == size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 @dataclass
@@ -249,12 +244,8 @@ def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch
 
     items = read_inputs(input_path, max_length)
     if n_process > 1:
-        from functools import partial
-
-        from .dask.stream import annotate_stream
-
-        results = annotate_stream(partial(load, max_length, lexicon_dir=lexicon_dir), items, batch_size=batch_size,
-                                  n_workers=n_process)
+        results = executor_for("dask").annotate(partial(load, max_length, lexicon_dir=lexicon_dir), items,
+                                                batch_size=batch_size, n_workers=n_process)
     else:
         results = annotate_records(load(max_length=max_length, lexicon_dir=lexicon_dir), items, batch_size=batch_size)
     with atomic_output(output_path, [input_path]) as out:

@@ -16,14 +16,17 @@ from spacy.language import Language
 from spacy.tokens import Token
 
 from ..data import data_places
+from ..errors import FactwashError
 
 EWT_PARSER = "ewt_parser"
 PROVENANCE = "provenance.json"
 LICENSE_NAME = "LICENSE"
 
 
-class ParserMissing(FileNotFoundError):
+class ParserMissing(FactwashError, FileNotFoundError):
     """The package was installed without its parse pipeline."""
+
+    code = "E006"
 
 
 def ewt_parser_dir(must_exist: bool = True) -> Path:

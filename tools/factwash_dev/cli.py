@@ -25,6 +25,7 @@ from spacy_factwash.cli import (
     _write,
     _write_readme_table,
 )
+from spacy_factwash.pipes.gate.gate import Gate
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="spacy-factwash developer commands: evaluation, mining, benches, documentation tables.")
@@ -318,7 +319,7 @@ def gate_sets(
 
     from .api import default_pipeline
 
-    table = markdown_table(score_sets(folder, default_pipeline().get_pipe("factwash_compare")))
+    table = markdown_table(score_sets(folder, Gate(default_pipeline())))
     _show_table(table, readme, GATE)
 
 
@@ -363,7 +364,7 @@ def gate_eval(
         _fail("the README reports the test half only: --readme needs --half test", 2)
     nlp = evaluation_pipeline()
     pairs = build_pairs(_corpora_root(corpora), splits, nlp, half=half)
-    result = score_pairs(pairs, default_pipeline().get_pipe("factwash_compare"))
+    result = score_pairs(pairs, Gate(default_pipeline()))
     table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version, half)
     _show_table(table, readme, GATE_CORPUS)
 
@@ -522,7 +523,7 @@ def gate_frank(
     if readme is not None and split != "test":
         _fail("the README reports the test split only: --readme needs --split test", 2)
     nlp = default_pipeline()
-    result = score(_corpora_root(corpora) / "frank" / "raw", nlp.get_pipe("factwash_compare"), split)
+    result = score(_corpora_root(corpora) / "frank" / "raw", Gate(nlp), split)
     table = markdown_table(result, nlp.get_pipe("factwash_cues").lexicon_version)
     typer.echo(table)
     for group, counts in result["groups"].items():
@@ -570,10 +571,10 @@ def claim_gate_eval(
 
     from .api import default_pipeline
 
-    root, gate = _corpora_root(corpora), default_pipeline().get_pipe("factwash_compare")
+    root, gate = _corpora_root(corpora), Gate(default_pipeline())
     if not before.is_file():
         _fail(f"{before}: no recorded measurement (training/claim_gate/measure_before.py writes it)")
-    after = {"lexicon_version": gate.nlp.get_pipe("factwash_cues").lexicon_version,
+    after = {"lexicon_version": gate.lexicon_version,
              "sets": score_sets(sets, gate)["sets"],
              "corpus": score_pairs(build_pairs(root, splits, evaluation_pipeline()), gate),
              "frank": frank_score(root / "frank" / "raw", gate), "summedits": gate_score(root, gate),

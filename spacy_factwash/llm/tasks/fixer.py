@@ -44,7 +44,7 @@ class Fixer(ModelComponent):
         return (text if isinstance(text, str) and text.strip() else None), reply.prompt
 
     def fix(self, gate, source: str, memory: str, report: Report) -> Fix:
-        """Ask for a rewrite of a ``rewrite``-verdict memory and gate it against the same source."""
+        """Ask for a rewrite of a ``rewrite``-verdict memory and gate it (a ``Gate``) against the same source."""
         if report.verdict != "rewrite":
             return Fix(report, None, None, False, f"only a rewrite verdict is fixed, not {report.verdict}")
         try:
@@ -55,7 +55,7 @@ class Fixer(ModelComponent):
             return Fix(report, None, None, False, f"call failed: {type(err).__name__}: {err}", self.model)
         if proposal is None:
             return Fix(report, None, None, False, "the reply held no rewrite", self.model, prompt)
-        checked = gate.compare(*gate.nlp.pipe([source, proposal]))
+        checked = gate.check(source, proposal)
         accepted = checked.verdict == "pass"
         return Fix(report, proposal, checked, accepted,
                    "the rewrite passes the gate" if accepted else f"the rewrite is itself {checked.verdict}",

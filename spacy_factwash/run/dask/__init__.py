@@ -18,9 +18,13 @@ travel back and memory stays flat. Nothing here is imported by
 
 from typing import Any
 
+from ...errors import FactwashError
 
-class ScaleError(Exception):
+
+class ScaleError(FactwashError):
     """A cluster run that cannot start or did not finish; the message is one line saying why."""
+
+    code = "E005"
 
 
 def annotate_corpus(*args: Any, **kwargs: Any):

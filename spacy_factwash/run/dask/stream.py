@@ -9,8 +9,10 @@ from functools import partial
 from typing import Callable, Iterable, Iterator, List
 
 from spacy.language import Language
+from spacy.util import minibatch
 
-from ..stream import InputLine, batches
+from ...pipes.names import COMPARE
+from ..stream import InputLine
 from . import ScaleError
 from .cluster import LOCAL, client_for
 
@@ -50,11 +52,11 @@ def cluster_stream(build: Callable[[], Language], task: Callable, items: Iterabl
 
     with client_for(scheduler, n_workers) as client:
         name = with_pipeline(client, build)
-        yield from ordered(client, partial(task, name), batches(items, batch_size), 2 * n_workers)
+        yield from ordered(client, partial(task, name), minibatch(items, batch_size), 2 * n_workers)
 
 
 def gate_stream(nlp: Language, items: Iterable, *, batch_size: int, n_workers: int,
-                name: str = "factwash_compare") -> Iterator:
+                name: str = COMPARE) -> Iterator:
     """Gate ((source, memory), context) items on local workers, each holding a copy of ``nlp`` (pickled to it
     once); (report, context) in input order."""
     from .worker import gate_task

@@ -15,6 +15,8 @@ import cloudpickle
 from distributed import WorkerPlugin, get_worker
 from spacy.language import Language
 
+from ...pipes.gate.gate import Gate
+from ...pipes.names import COMPARE
 from ..stream import InputLine, annotate_batch
 
 
@@ -63,11 +65,11 @@ def annotate_task(plugin_name: str, batch: List[InputLine]) -> List[Tuple[InputL
         return annotate_batch(plugin.nlp, batch)
 
 
-def gate_task(plugin_name: str, batch: List, component: str = "factwash_compare") -> List[Tuple[object, object]]:
+def gate_task(plugin_name: str, batch: List, component: str = COMPARE) -> List[Tuple[object, object]]:
     """Gate one batch of ((source, memory), context) items on this worker's pipeline: (report, context), in order."""
     plugin = worker_plugin(plugin_name)
     with plugin.lock:
-        return plugin.nlp.get_pipe(component)._gate_batch(batch)
+        return Gate(plugin.nlp, component).gate_batch(batch)
 
 
 def partition_task(plugin_name: str, kind: str, partition, out_dir: str, batch_size: int,

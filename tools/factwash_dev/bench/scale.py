@@ -9,6 +9,7 @@ from functools import partial
 from typing import Callable, Iterator, List, Sequence, Tuple
 
 from spacy_factwash.api import load
+from spacy_factwash.pipes.gate.gate import Gate
 from spacy_factwash.run.dask.cluster import LOCAL, client_for
 from spacy_factwash.run.dask.stream import annotate_stream
 from spacy_factwash.run.stream import InputLine, annotate_records, output_record
@@ -76,7 +77,7 @@ def _spacy_n_process(texts: Sequence[str], n_process: int, batch_size: int) -> I
 def _pairs_spacy_n_process(pairs: Sequence[Tuple[str, str]], n_process: int, batch_size: int) -> Iterator:
     """spaCy's ``n_process`` for the gate: workers annotate both texts, this process compares."""
     nlp = load()
-    gate = nlp.get_pipe("factwash_compare")
+    gate = Gate(nlp)
     docs = nlp.pipe((text for pair in pairs for text in pair), batch_size=batch_size, n_process=n_process)
     return (gate.compare(source, next(docs)).to_dict() for source in docs)
 
@@ -97,13 +98,13 @@ def gate_rates(pairs: Sequence[Tuple[str, str]], n_workers: int = 2, batch_size:
                repeat: int = 1) -> List[Rate]:
     """Pairs per second: one process, spaCy ``n_process`` annotating for a comparing parent, a local Dask cluster
     (``pipe_pairs(n_process=...)``)."""
-    gate = load().get_pipe("factwash_compare")
-    list(gate.pipe_pairs(pairs[:50]))
+    gate = Gate(load())
+    list(gate.pipe(pairs[:50]))
     return _rates([
-        ("1 process", lambda: gate.pipe_pairs(pairs, batch_size=batch_size)),
+        ("1 process", lambda: gate.pipe(pairs, batch_size=batch_size)),
         (f"spaCy n_process={n_workers}", lambda: _pairs_spacy_n_process(pairs, n_workers, batch_size)),
         (f"Dask LocalCluster, {n_workers} workers",
-         lambda: gate.pipe_pairs(pairs, batch_size=batch_size, n_process=n_workers)),
+         lambda: gate.pipe(pairs, batch_size=batch_size, n_process=n_workers)),
     ], batch_size, repeat)
 
 
@@ -134,9 +135,9 @@ def distinct_pairs(sentences: Sequence[str], total: int) -> Iterator[Tuple[str, 
 
 def stream_memory(pairs: Iterator[Tuple[str, str]], every: int, batch_size: int = 256) -> List[Tuple[int, float]]:
     """Gate a stream of pairs in one process; (pairs so far, resident MB) every ``every`` pairs."""
-    gate = load().get_pipe("factwash_compare")
+    gate = Gate(load())
     readings = []
-    for count, _ in enumerate(gate.pipe_pairs(pairs, batch_size=batch_size), start=1):
+    for count, _ in enumerate(gate.pipe(pairs, batch_size=batch_size), start=1):
         if count % every == 0:
             readings.append((count, current_rss_mb()))
     return readings

@@ -14,6 +14,7 @@ import spacy
 from spacy.language import Language
 
 from spacy_factwash.api import load
+from spacy_factwash.pipes.gate.gate import Gate
 
 
 @dataclass(frozen=True)
@@ -114,9 +115,9 @@ def clear_caches() -> None:
 def gate_speed(named_pairs: Dict[str, Sequence[Tuple[str, str]]], n_processes: Sequence[int] = (1, 2),
                batch_size: int = 256) -> List[GateSpeed]:
     """Time ``pipe_pairs`` of the default gate over each set of pairs, for each process count."""
-    gate = load().get_pipe("factwash_compare")
+    gate = Gate(load())
     warm = [("Revenue was 1.2 million dollars, Alice said.", "Revenue was 1.2 million euros.")] * 8
-    list(gate.pipe_pairs(warm))  # quantulum3 loads its data on first use
+    list(gate.pipe(warm))  # quantulum3 loads its data on first use
     results = []
     for name, pairs in named_pairs.items():
         if not pairs:
@@ -125,7 +126,7 @@ def gate_speed(named_pairs: Dict[str, Sequence[Tuple[str, str]]], n_processes: S
             clear_caches()
             gc.collect()
             started = time.perf_counter()
-            for _ in gate.pipe_pairs(pairs, batch_size=batch_size, n_process=n_process):
+            for _ in gate.pipe(pairs, batch_size=batch_size, n_process=n_process):
                 pass
             seconds = time.perf_counter() - started
             results.append(GateSpeed(name, len(pairs), n_process, len(pairs) / seconds, peak_rss_mb()))
@@ -134,14 +135,14 @@ def gate_speed(named_pairs: Dict[str, Sequence[Tuple[str, str]]], n_processes: S
 
 def stream_memory(pairs: Sequence[Tuple[str, str]], total: int, every: int) -> List[Tuple[int, float]]:
     """Gate ``total`` pairs (cycling through ``pairs``) as one stream; resident memory every ``every`` pairs."""
-    gate = load().get_pipe("factwash_compare")
+    gate = Gate(load())
 
     def stream():
         for index in range(total):
             yield pairs[index % len(pairs)]
 
     readings = []
-    for count, _ in enumerate(gate.pipe_pairs(stream()), start=1):
+    for count, _ in enumerate(gate.pipe(stream()), start=1):
         if count % every == 0:
             readings.append((count, current_rss_mb()))
     return readings
@@ -150,8 +151,8 @@ def stream_memory(pairs: Sequence[Tuple[str, str]], total: int, every: int) -> L
 def long_document_speed(source: str, memory: str) -> Tuple[float, float]:
     """Seconds to annotate one long (source, memory) pair, and to annotate and compare it: the floor and the gate."""
     nlp = load()
-    gate = nlp.get_pipe("factwash_compare")
-    list(gate.pipe_pairs([("Revenue was 1.2 million dollars, Alice said.", "Revenue was 1.2 million euros.")]))
+    gate = Gate(nlp)
+    list(gate.pipe([("Revenue was 1.2 million dollars, Alice said.", "Revenue was 1.2 million euros.")]))
     clear_caches()
     started = time.perf_counter()
     source_doc, memory_doc = nlp.pipe([source, memory])
@@ -181,7 +182,7 @@ def growth(texts: Callable[[int], Tuple[str, str]], sizes: Sequence[int]) -> Lis
     """(size, seconds to annotate, seconds to compare) of the (source, memory) pair ``texts(size)`` at each size:
     doubling the size should double both, never more (alignment and binding are linear)."""
     nlp = load()
-    gate = nlp.get_pipe("factwash_compare")
+    gate = Gate(nlp)
     rows = []
     for size in sizes:
         source, memory = texts(size)

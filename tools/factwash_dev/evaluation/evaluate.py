@@ -14,9 +14,9 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.util import minibatch
 
 from spacy_factwash.pipes.cues.scorer import ClassScore, units_of
-from spacy_factwash.run.stream import batches
 
 from .bioscope import SKIPPED as BIOSCOPE_SKIPPED
 from .cdsco import AFFIXAL_KEY
@@ -122,7 +122,7 @@ def annotated(nlp: Language, docs: Iterable[Doc], batch_size: int = 256) -> Iter
         yield from nlp.pipe(docs, batch_size=batch_size)
         return
     light = [name for name in nlp.pipe_names if name in ("sentencizer", "factwash_cues")]
-    for batch in batches(docs, batch_size):
+    for batch in minibatch(docs, batch_size):
         needs = [cues.parse_matters(doc) for doc in batch]
         parsed = iter(list(nlp.pipe([doc for doc, need in zip(batch, needs) if need], batch_size=batch_size)))
         with nlp.select_pipes(enable=light):

@@ -47,7 +47,7 @@ def score(root: Path, gate, split: str = "test") -> Dict[str, object]:
     pairs = list(read_pairs(root, split))
     counts = {group: Counter() for group in GROUPS}
     types = {group: Counter() for group in GROUPS}
-    for (group, _, _), report in zip(pairs, gate.pipe_pairs((article, summary) for _, article, summary in pairs)):
+    for (group, _, _), report in zip(pairs, gate.pipe((article, summary) for _, article, summary in pairs)):
         c = counts[group]
         c["summaries"] += 1
         c["flagged"] += report.verdict in ("rewrite", "reject")

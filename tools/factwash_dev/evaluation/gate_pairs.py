@@ -123,7 +123,7 @@ def score_pairs(pairs: Sequence[GatePair], gate) -> Dict[str, object]:
     """Run the gate over the pairs; per row recall, control flag rate and precision, and the verdict confusion."""
     counts: Dict[tuple, Counter] = {}
     confusion: Counter = Counter()
-    for pair, report in zip(pairs, gate.pipe_pairs((p.source, p.memory) for p in pairs)):
+    for pair, report in zip(pairs, gate.pipe((p.source, p.memory) for p in pairs)):
         found = bool(FOUND_BY[pair.label] & {c.type for c in report.changes})
         row = counts.setdefault((pair.corpus, pair.label), Counter())
         row[pair.kind] += 1

@@ -50,7 +50,7 @@ def score_sets(folder: Path, gate) -> Dict[str, object]:
     for name in set_names(folder):
         pairs = read_set(folder / f"{name}.jsonl")
         counts = Counter()
-        for pair, report in zip(pairs, gate.pipe_pairs((p["source"], p["memory"]) for p in pairs)):
+        for pair, report in zip(pairs, gate.pipe((p["source"], p["memory"]) for p in pairs)):
             expected, found = set(pair["expect"]), {c.type for c in report.changes}
             for change_type in CHANGE_TYPES:
                 per_type[change_type]["tp"] += change_type in expected and change_type in found
@@ -80,7 +80,7 @@ def score_sets(folder: Path, gate) -> Dict[str, object]:
 
 def gate_version(gate) -> str:
     """The lexicon version of the pipeline the gate belongs to."""
-    return gate.nlp.get_pipe("factwash_cues").lexicon_version
+    return gate.lexicon_version
 
 
 def markdown_table(result: Dict[str, object]) -> str:

@@ -18,6 +18,7 @@ import spacy
 from spacy.language import Language
 
 from spacy_factwash.pipes.cues.scorer import f1, ratio
+from spacy_factwash.pipes.names import COMPARE
 from spacy_factwash.pipes.strength.claim import STRENGTHS, claim_strength
 
 from . import certainty_eval, summedits
@@ -94,7 +95,7 @@ def score_pair_set(path: Path, nlp: Language) -> List[Dict[str, object]]:
             raise ValueError(f"{path}:{number}: needs string id, source, memory and an expect list")
         source, memory = nlp(pair["source"]), nlp(pair["memory"])
         rows.append({"id": pair["id"], "expected": "strengthened_causality" in pair["expect"],
-                     "found": bool(summedits.step_ups(nlp.get_pipe("factwash_compare"), source, memory))})
+                     "found": bool(summedits.step_ups(nlp.get_pipe(COMPARE), source, memory))})
     return rows
 
 

@@ -22,6 +22,7 @@ from spacy.tokens import Doc
 
 from spacy_factwash.pipes.gate.align import align
 from spacy_factwash.pipes.gate.compare.strength import strength_of
+from spacy_factwash.pipes.gate.gate import Gate
 from spacy_factwash.pipes.gate.report import CHANGE_TYPES
 from spacy_factwash.pipes.strength.claim import strengthened
 
@@ -58,7 +59,7 @@ def step_ups(gate, original: Doc, edited: Doc, from_comparison: bool = False) ->
 
 def score(root: Path, nlp: Language) -> Dict[str, Dict[str, Dict[str, object]]]:
     """Per domain and verdict (consistent, inconsistent): pairs, and per variant the pairs with a step-up and the rate."""
-    gate = nlp.get_pipe("factwash_compare")
+    gate = Gate(nlp)
     result: Dict[str, Dict[str, Dict[str, object]]] = {}
     for domain in DOMAINS:
         records = list(read(root, domain))
@@ -68,7 +69,7 @@ def score(root: Path, nlp: Language) -> Dict[str, Dict[str, Dict[str, object]]]:
             counts = groups["consistent" if label == 1 else "inconsistent"]
             counts["pairs"] += 1
             for variant, from_comparison in VARIANTS.items():
-                counts[variant] += bool(step_ups(gate, original, edited, from_comparison))
+                counts[variant] += bool(step_ups(gate.component, original, edited, from_comparison))
         result[domain] = groups
     return result
 
@@ -84,7 +85,7 @@ def gate_score(root: Path, gate) -> Dict[str, object]:
     for domain in DOMAINS:
         records = [(o, s, l) for o, s, l in read(root, domain) if o != s]
         by_label = domains.setdefault(domain, {name: Counter() for name in LABELS.values()})
-        for (_, _, label), report in zip(records, gate.pipe_pairs((o, s) for o, s, _ in records)):
+        for (_, _, label), report in zip(records, gate.pipe((o, s) for o, s, _ in records)):
             name = LABELS[label]
             for counter in (verdicts[name], by_label[name]):
                 counter["edits"] += 1
@@ -92,7 +93,7 @@ def gate_score(root: Path, gate) -> Dict[str, object]:
             types[name].update({change.type for change in report.changes})
     return {"verdicts": {k: dict(v) for k, v in verdicts.items()}, "types": {k: dict(v) for k, v in types.items()},
             "domains": {d: {k: dict(v) for k, v in by.items()} for d, by in domains.items()},
-            "lexicon_version": gate.nlp.get_pipe("factwash_cues").lexicon_version}
+            "lexicon_version": gate.lexicon_version}
 
 
 def measure(root: Path) -> Dict[str, Dict[str, object]]:
@@ -101,7 +102,7 @@ def measure(root: Path) -> Dict[str, Dict[str, object]]:
 
     if not (root / RAW).is_dir():
         raise FileNotFoundError(f"{root / RAW}: no SummEdits files (public origin: github.com/salesforce/factualNLG)")
-    return {name: gate_score(root, load(parse=parse).get_pipe("factwash_compare"))
+    return {name: gate_score(root, Gate(load(parse=parse)))
             for name, parse in (("default", False), ("parse", True))}
 
 

@@ -17,6 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Dict, Optional, Tuple
 
+from spacy_factwash.pipes.gate.gate import Gate
+
 WARM_UP = ("Someone said Alice might not get admin access if the audit fails, as of Monday. It costs 5 km.",
            "Alice might get admin access.")
 
@@ -51,7 +53,7 @@ def count_calls(texts: str, size: int) -> int:
     import spacy_factwash
 
     nlp = spacy_factwash.default_pipeline()
-    gate = nlp.get_pipe("factwash_compare")
+    gate = Gate(nlp).component  # comparing itself, not the entry point's delegation
     gate.compare(*nlp.pipe(WARM_UP))
     source, memory = nlp.pipe(LONG_TEXTS[texts](size))
     count = 0

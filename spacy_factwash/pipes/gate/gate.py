@@ -1,0 +1,99 @@
+"""The one way to gate texts: a pipeline that has ``factwash_compare``, texts in, reports out.
+
+``inspect`` and ``check``, the command line, the mem0 wrapper, the fixer,
+drift, the memory bench and the evaluation all gate through a ``Gate``:
+
+- ``check(source, memory)`` annotates both texts and compares them inside
+  a memory zone (``zones.py``: the pipeline's lock is held, so threads
+  sharing it take turns, and only the plain report leaves), handing the
+  report and both Docs to a ``review`` first when one is given (the model
+  components, which may only lower a verdict);
+- ``pipe(pairs)`` gates a stream in batches, in order, each batch in one
+  memory zone; a text a batch holds more than once is annotated and read
+  into claims once. With ``n_process`` > 1 the batches go to an executor
+  (``executor=``, or the one registered as ``"dask"``: the gate itself never
+  starts a process);
+- ``compare(source_doc, memory_doc)`` compares Docs the pipeline made.
+"""
+
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.util import minibatch
+
+from ...errors import FactwashError
+from ...executors import executor_for
+from ...zones import zone
+from ..names import COMPARE, CUES
+from .report import Report
+
+Review = Callable[[Report, Doc, Doc], Report]
+
+
+class GateError(FactwashError, ValueError):
+    """A pipeline that cannot gate (no ``factwash_compare``), or a pair that is not two texts."""
+
+    code = "E015"
+
+
+class Gate:
+    """Gate (source, memory) texts with a pipeline that has ``factwash_compare``."""
+
+    def __init__(self, nlp: Language, name: str = COMPARE) -> None:
+        if not isinstance(nlp, Language):
+            raise GateError(f"a gate needs a spaCy pipeline, got {type(nlp).__name__}")
+        if name not in nlp.pipe_names:
+            raise GateError(f"the pipeline given has no {name} (its components: "
+                            f"{', '.join(nlp.pipe_names) or 'none'}); build it with spacy_factwash.load()")
+        self.nlp = nlp
+        self.component = nlp.get_pipe(name)
+
+    @property
+    def lexicon_version(self) -> str:
+        """The version of the cue lexicon the pipeline judges with."""
+        return self.nlp.get_pipe(CUES).lexicon_version
+
+    def compare(self, source: Doc, memory: Doc) -> Report:
+        """Compare two Docs the pipeline made (the caller keeps them alive: no zone here)."""
+        return self.component.compare(source, memory)
+
+    def check(self, source: str, memory: str, review: Optional[Review] = None) -> Report:
+        """Annotate both texts, compare them, and let ``review`` (if any) see the report and both Docs; inside
+        one memory zone, so only the report leaves."""
+        with zone(self.nlp):
+            source_doc, memory_doc = self.nlp.pipe([source, memory])
+            report = self.component.compare(source_doc, memory_doc)
+            return report if review is None else review(report, source_doc, memory_doc)
+
+    def pipe(self, pairs: Iterable, *, batch_size: int = 256, as_tuples: bool = False, n_process: int = 1,
+             executor=None) -> Iterator:
+        """Gate (source, memory) pairs in batches, in order; with ``as_tuples``, items are ((source, memory),
+        context) and results (report, context). ``n_process`` > 1 hands the batches to ``executor`` (default: the
+        executor registered as ``"dask"``, a local cluster of that many worker processes)."""
+        items = (item if as_tuples else (item, None) for item in pairs)
+        if n_process > 1:
+            results = (executor or executor_for("dask")).gate(self.nlp, items, batch_size=batch_size,
+                                                               n_workers=n_process, name=self.component.name)
+        else:
+            results = (result for batch in minibatch(items, batch_size) for result in self.gate_batch(batch))
+        for report, context in results:
+            yield (report, context) if as_tuples else report
+
+    def gate_batch(self, batch: List[Tuple[Tuple[str, str], object]]) -> List[Tuple[Report, object]]:
+        """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it. A text
+        the batch holds more than once (one source, several memories made from it) is annotated and read into
+        claims once per side: comparing reads Docs and claims and changes neither."""
+        texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
+        with zone(self.nlp):
+            docs = dict(zip(texts, self.nlp.pipe(texts, batch_size=len(texts) or 1)))
+            read: Dict[Tuple[int, str], object] = {}
+
+            def claims_of(doc: Doc, side: str):
+                if (id(doc), side) not in read:  # the Docs live in ``docs`` until the batch ends
+                    read[id(doc), side] = self.component.claims(doc)
+                return read[id(doc), side]
+
+            return [(self.component.compare_reading(docs[source], docs[memory], claims_of), context)
+                    for (source, memory), context in batch]
+

@@ -3,9 +3,10 @@
 from typing import Iterable, Sequence
 
 REJECT = frozenset({"reversed_polarity", "changed_value", "dropped_values", "changed_unit",
-                    "changed_condition", "changed_time", "changed_source"})
+                    "changed_condition", "changed_time", "changed_source", "changed_roles", "changed_tense"})
 REWRITE = frozenset({"dropped_attribution", "strengthened_certainty", "dropped_condition", "dropped_temporal_scope",
-                     "dropped_approximation", "strengthened_causality"})
+                     "dropped_approximation", "strengthened_causality", "broadened", "weakened", "changed_mood",
+                     "strengthened_comparison"})
 
 
 def verdict(change_types: Iterable[str], uncheckable: Sequence[object], empty_memory: bool = False,

@@ -17,9 +17,15 @@ CHANGE_TYPES = (
     "changed_source",
     "dropped_approximation",
     "strengthened_causality",
+    "broadened",
+    "weakened",
+    "changed_mood",
+    "changed_roles",
+    "strengthened_comparison",
+    "changed_tense",
 )
 INFORMATIONAL_TYPES = ("introduced_time", "introduced_value", "moved_value", "ambiguous_unit")
-ALWAYS_NOT_CHECKED = ("broadened", "weakened")
+ALWAYS_NOT_CHECKED = ()
 VERDICTS = ("pass", "rewrite", "reject", "uncheckable")
 
 

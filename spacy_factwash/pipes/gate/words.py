@@ -44,6 +44,17 @@ GATE_FILES = {
     "era.jsonl": "ERA",
     "stance.jsonl": "STANCE",
     "condition.jsonl": "CONDITION",
+    "quantifier.jsonl": "QUANTIFIER",
+    "frequency.jsonl": "FREQUENCY",
+    "partial.jsonl": "PARTIAL",
+    "complete.jsonl": "COMPLETE",
+    "comparison.jsonl": "COMPARISON",
+    "mood.jsonl": "MOOD",
+    "tense.jsonl": "TENSE",
+    "standing.jsonl": "STANDING",
+    "restrictor.jsonl": "RESTRICTOR",
+    "certainty.jsonl": "CERTAINTY",
+    "symmetric.jsonl": "SYMMETRIC",
 }
 
 

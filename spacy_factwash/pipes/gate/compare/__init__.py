@@ -14,11 +14,21 @@ holds one concern:
   (former, current);
 - ``conditions``: a condition dropped, changed, or stated as a fact;
 - ``sources``: the speaker or stance of an attribution changed;
-- ``strength``: a correlation or possible cause stated as a cause.
+- ``strength``: a correlation or possible cause stated as a cause;
+- the claim record's parts (``records.py``): ``certainty`` (a hedge's
+  rank), ``mood``, ``quantity`` (quantifiers, frequency, partiality),
+  ``restriction``, ``comparison``, ``roles`` and ``tense``.
 """
 
 from .base import Pair
+from .certainty import check_certainty
+from .comparison import check_comparison
 from .conditions import check_conditions
+from .mood import check_mood
+from .quantity import check_quantity
+from .restriction import check_restriction
+from .roles import check_roles
+from .tense import check_tense
 from .polarity import check_polarity
 from .qualifiers import check_qualifiers
 from .sources import check_sources
@@ -26,7 +36,8 @@ from .strength import check_strength
 from .times import check_times
 from .values import check_values
 
-CHECKS = (check_qualifiers, check_polarity, check_values, check_times, check_conditions, check_sources,
-          check_strength)
+CHECKS = (check_qualifiers, check_certainty, check_polarity, check_values, check_times, check_conditions,
+          check_sources, check_strength, check_mood, check_quantity, check_restriction, check_comparison, check_roles,
+          check_tense)
 
 __all__ = ["CHECKS", "Pair"]

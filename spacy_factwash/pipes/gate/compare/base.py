@@ -1,11 +1,12 @@
 """What every check shares: the aligned pair, and evidence that points into both texts."""
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
 from ..claims import Claim, DocClaims
+from ..records import ClaimRecord, Part, record_of
 from ..report import Change, Cue, Excerpt
 from ..words import Word
 
@@ -40,6 +41,22 @@ class Pair:
     def cue_evidence(self, cues: Sequence[Span], side: str) -> List[Cue]:
         """Cue spans as evidence, with the cue lexicon's entry and version."""
         return [Cue(side, c.label_, c.text, c.start_char, c.end_char, c.id_, self.lexicon_version) for c in cues]
+
+    def records(self) -> Tuple["ClaimRecord", "ClaimRecord"]:
+        """The source claim's record and the memory claim's (``records.py``), each read once per claim."""
+        return record_of(self.source_claims, self.source), record_of(self.memory_claims, self.memory)
+
+    def part_evidence(self, parts: Sequence["Part"], side: str) -> List[Cue]:
+        """Record parts as evidence: their gate words with entry and version, or, for a part read from structure
+        (a question mark, word order, a fronted phrase), its words under the entry ``structure:<kind>``."""
+        found: List[Cue] = []
+        for part in parts:
+            if part.words:
+                found += self.word_evidence(part.words, side)
+            else:
+                found += [Cue(side, part.kind.upper(), s.text, s.start_char, s.end_char, f"structure:{part.kind}",
+                              self.words_version) for s in part.spans]
+        return found
 
     def word_evidence(self, words: Sequence[Word], side: str) -> List[Cue]:
         """Gate words as evidence, with the gate word lists' entry and version."""

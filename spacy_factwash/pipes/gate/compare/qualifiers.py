@@ -16,13 +16,13 @@ from typing import List
 
 from spacy.tokens import Span
 
+from ..records import CERTAINTY
 from ..report import Change
 from .base import Pair, quoted
 from .values import time_cues
 
 PRESENCE = {
     "dropped_attribution": ("ATTRIBUTION", "the source attributes this claim ({cues}); the memory states it as fact"),
-    "strengthened_certainty": ("HEDGE", "the source hedges this claim ({cues}); the memory states it as certain"),
     "dropped_temporal_scope": ("TEMPORAL", "the source scopes this claim in time ({cues}); the memory drops it"),
 }
 
@@ -46,17 +46,29 @@ def _bearing(pair: Pair, claim_side: str, label: str) -> List[Span]:
     return [cue for cue in claim.cues(label) if claim.bears_on(cue, other)]
 
 
+def _likely(pair: Pair) -> bool:
+    """Whether the memory claim words its claim as less than certain with a word of the gate's certainty scale that
+    is no hedge cue ("is projected to", "is forecast to"): an expectation, as a speakerless attribution is."""
+    _, memory = pair.records()
+    return any(p.rank is not None and p.rank < CERTAINTY["certain"] for p in memory.of("certainty"))
+
+
 def _kept(pair: Pair, label: str) -> bool:
     """Whether the memory claim keeps a qualifier of the class (or its stand-in: a hedge for a speakerless
     attribution, a speakerless attribution for a hedge)."""
     if _bearing(pair, "memory", label):
         return True
     if label == "ATTRIBUTION":
-        return _speakerless(pair, pair.source_claims, pair.source.cues(label)) and bool(_bearing(pair, "memory", "HEDGE"))
-    if label == "HEDGE":
-        attributions = _bearing(pair, "memory", "ATTRIBUTION")
-        return bool(attributions) and _speakerless(pair, pair.memory_claims, attributions)
+        return _speakerless(pair, pair.source_claims, pair.source.cues(label)) and (
+            bool(_bearing(pair, "memory", "HEDGE")) or _likely(pair))
     return False
+
+
+def kept_by_speakerless(pair: Pair) -> bool:
+    """Whether the memory claim keeps a hedge as an attribution that names no speaker ("is expected", "reportedly":
+    the claim is not the writer's own, as a hedge says)."""
+    attributions = _bearing(pair, "memory", "ATTRIBUTION")
+    return bool(attributions) and _speakerless(pair, pair.memory_claims, attributions)
 
 
 def check_qualifiers(pair: Pair) -> List[Change]:

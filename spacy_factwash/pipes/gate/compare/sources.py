@@ -76,6 +76,9 @@ def check_sources(pair: Pair) -> List[Change]:
         return [pair.change("changed_source", f"the source attributes this claim to "
                             f"{quoted([s.span for s in source_speakers])}; the memory to "
                             f"{quoted([s.span for s in memory_speakers])}", evidence)]
+    raised = _raised(pair)
+    if raised is not None:
+        return [raised]
     source_stances = _stances(pair.source_claims, source_cues)
     memory_stances = _stances(pair.memory_claims, memory_cues)
     denied = (DENIAL in source_stances) != (DENIAL in memory_stances)
@@ -84,6 +87,22 @@ def check_sources(pair: Pair) -> List[Change]:
         return [pair.change("changed_source", f"the source's speaker {_verb(source_stances)} ({quoted(source_cues)}); "
                             f"the memory's {_verb(memory_stances)} ({quoted(memory_cues)})", evidence)]
     return []
+
+
+def _raised(pair: Pair) -> Optional[Change]:
+    """changed_source when the memory's speaker stands higher than the source's on the scale unknown or hearsay <
+    a named person < the claim's own subject < an authority or a record ("Someone said" -> "HR confirmed",
+    "reportedly" -> "according to the official records"): a claim made more authoritative than it was."""
+    source, memory = pair.records()
+    heard, told = source.of("source"), memory.of("source")
+    if not heard or not told:
+        return None
+    lowest, highest = min(heard, key=lambda p: p.rank), max(told, key=lambda p: p.rank)
+    if highest.rank <= lowest.rank:
+        return None
+    return pair.change("changed_source", f"the source's speaker stands as {lowest.value} ({lowest.text}); the "
+                       f"memory's as {highest.value} ({highest.text}): the claim is made more authoritative than it was",
+                       pair.part_evidence([lowest], "source") + pair.part_evidence([highest], "memory"))
 
 
 def _verb(stances: Set[str]) -> str:

@@ -1,0 +1,54 @@
+"""Certainty: a claim stated as surer than the source states it (``strengthened_certainty``).
+
+Each side's certainty is the least certain rank of its hedges that bear on
+what the two claims share, on the scale slight < possible < likely < very
+likely < certain (``records.py``; a claim with no hedge is certain). A
+memory above its source strengthened the claim: "might" -> "will", "might"
+-> "probably", "is projected to" -> "will". The same rank in other words
+("might" -> "may", "is expected to" -> "is projected to", "likely" ->
+"probably") keeps it. An attribution that names no speaker ("is expected",
+"reportedly") keeps a hedge as a hedge does (the claim is not the writer's
+own).
+"""
+
+from typing import List, Sequence
+
+from ..records import CERTAINTY, Part
+from ..report import Change
+from .base import Pair
+from .qualifiers import kept_by_speakerless
+
+CERTAIN = CERTAINTY["certain"]
+
+
+def _bearing(parts: Sequence[Part], keys) -> List[Part]:
+    """The parts that bear on content the other claim has (a part of a frame bears on the whole claim)."""
+    return [p for p in parts if not p.bears_on or p.bears_on & keys]
+
+
+def check_certainty(pair: Pair) -> List[Change]:
+    """strengthened_certainty when the memory claim's certainty ranks above the source claim's."""
+    source, memory = pair.records()
+    merged = frozenset().union(*(c.keys for c in (pair.candidates or [pair.source])))
+    hedges = _bearing(source.of("certainty"), pair.memory.keys)
+    if not hedges:
+        return []
+    kept = _bearing(memory.of("certainty"), merged)
+    source_rank = min(p.rank for p in hedges)
+    if kept:
+        memory_rank = min(p.rank for p in kept)
+    else:
+        memory_rank = source_rank if kept_by_speakerless(pair) else CERTAIN
+    if memory_rank <= source_rank:
+        return []
+    evidence = pair.cue_evidence([s for p in hedges for s in p.spans if s.label_ == "HEDGE"], "source")
+    evidence += pair.part_evidence([p for p in hedges if not any(s.label_ == "HEDGE" for s in p.spans)], "source")
+    said = ", ".join(p.text for p in hedges)
+    if not kept:
+        return [pair.change("strengthened_certainty", f"the source hedges this claim ({said}); the memory states it "
+                            "as certain", evidence)]
+    surest = min(kept, key=lambda p: p.rank)
+    weakest = min(hedges, key=lambda p: p.rank)
+    return [pair.change("strengthened_certainty", f"the source hedges this claim ({said}: "
+                        f"{weakest.value.replace('_', ' ')}); the memory as {surest.value.replace('_', ' ')} "
+                        f"({surest.text})", evidence + pair.part_evidence(kept, "memory"))]

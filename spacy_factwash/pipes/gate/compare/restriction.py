@@ -1,0 +1,39 @@
+"""Restrictions: the population, place, subgroup or study a claim is limited to, dropped (``broadened``) or
+added (``weakened``).
+
+A source restriction ("Among smokers over 60, ...", "in patients over 70",
+"at the Leeds site") is kept when the memory claim keeps most of its content
+words ("in smokers older than 60" keeps "smoker" and "60"); a memory that
+drops it states the claim of everyone, everywhere. A restriction only the
+memory has limits a claim the source states generally. Incidental detail a
+faithful compression may drop (an appositive, a relative clause set off by
+commas) is no restriction: the record reads only phrases that restrict.
+"""
+
+from typing import List
+
+from ..report import Change
+from .base import Pair
+
+KEPT_SHARE = 0.5  # of a restriction's content words the other claim must have for it to count as kept
+
+
+def _kept(keys, other) -> bool:
+    return bool(keys) and len(keys & other) >= KEPT_SHARE * len(keys)
+
+
+def check_restriction(pair: Pair) -> List[Change]:
+    """broadened for a source restriction the memory claim drops, weakened for one only the memory claim has."""
+    source, memory = pair.records()
+    dropped = [p for p in source.of("restriction") if not _kept(p.bears_on, pair.memory.keys)]
+    added = [p for p in memory.of("restriction") if not _kept(p.bears_on, pair.source.keys)]
+    changes = []
+    if dropped and pair.source.keys - frozenset().union(*(p.bears_on for p in dropped)) & pair.memory.keys:
+        changes.append(pair.change("broadened", f"the source limits this claim to {', '.join(p.text for p in dropped)}; "
+                                   "the memory states it without that limit", pair.part_evidence(dropped, "source"),
+                                   check="restriction"))
+    if added:
+        changes.append(pair.change("weakened", f"the memory limits this claim to {', '.join(p.text for p in added)}; "
+                                   "the source states it without that limit", pair.part_evidence(added, "memory"),
+                                   check="restriction"))
+    return changes

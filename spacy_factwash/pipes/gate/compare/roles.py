@@ -1,0 +1,89 @@
+"""Roles: who did what to whom, swapped (``changed_roles``).
+
+Without a parse the roles are read from word order and function words: two
+words both claims share (names, nouns, pronouns: "we" and "us" are one
+filler) stand on either side of a word both share between them (the
+predicate). When the two fillers change sides around the same predicate and
+the voice is the same on both sides ("Priya mentored Omar" -> "Omar
+mentored Priya", "the supplier owes us" -> "we owe the supplier"), or keep
+their sides while the voice turns ("Priya mentored Omar" -> "Priya was
+mentored by Omar"), the roles were swapped. A passive with its agent
+("Omar was mentored by Priya") keeps them; a symmetric predicate ("met",
+"married", "and") swaps nothing.
+"""
+
+from typing import Dict, List, Optional, Tuple
+
+from spacy.tokens import Doc
+
+from ..claims import Claim
+from ..records import PRONOUNS
+from ..report import Change, Cue
+from .base import Pair
+
+BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "gotten", "'s", "'re"})
+
+
+def _fillers(pair: Pair, claim: Claim) -> Dict[object, int]:
+    """The claim's words that can fill a role or be its predicate, each at its one position (a word the claim
+    holds twice is left out: its role is not read from order)."""
+    seen: Dict[object, List[int]] = {}
+    for i, key in claim.key_at.items():
+        seen.setdefault(key, []).append(i)
+    for token in claim.tokens():
+        if token.lower_ in PRONOUNS:
+            seen.setdefault(("pronoun", PRONOUNS[token.lower_]), []).append(token.i)
+    return {key: places[0] for key, places in seen.items() if len(places) == 1}
+
+
+def _passive(doc: Doc, predicate: int, agent_after: Optional[int]) -> bool:
+    """Whether the predicate is passive with its agent: a form of be or get just before it and "by" after it."""
+    before = {doc[i].lower_ for i in range(max(0, predicate - 3), predicate)}
+    end = agent_after if agent_after is not None else min(len(doc), predicate + 4)
+    return bool(before & BE) and any(doc[i].lower_ == "by" for i in range(predicate + 1, end))
+
+
+def _symmetric(claim: Claim, start: int, end: int) -> bool:
+    """Whether a symmetric predicate ("met", "married", "and") stands between two positions."""
+    return any(start < w.span.start < end for w in claim.words_of("SYMMETRIC"))
+
+
+def _swap(pair: Pair) -> Optional[Tuple[object, object, object]]:
+    """The first (filler, predicate, filler) whose roles the memory swapped, or None."""
+    source, memory = _fillers(pair, pair.source), _fillers(pair, pair.memory)
+    shared = sorted((k for k in source if k in memory), key=lambda k: source[k])
+    for n, first in enumerate(shared):
+        for second in shared[n + 1:]:
+            s_first, s_second, m_first, m_second = source[first], source[second], memory[first], memory[second]
+            between = [p for p in shared if s_first < source[p] < s_second and
+                       min(m_first, m_second) < memory[p] < max(m_first, m_second)]
+            if not between or _symmetric(pair.source, s_first, s_second) or \
+                    _symmetric(pair.memory, min(m_first, m_second), max(m_first, m_second)):
+                continue
+            predicate = between[0]
+            source_passive = _passive(pair.source.doc, source[predicate], s_second)
+            memory_passive = _passive(pair.memory.doc, memory[predicate], max(m_first, m_second))
+            swapped_order = m_second < m_first
+            if swapped_order != (source_passive != memory_passive):
+                return first, predicate, second
+    return None
+
+
+def _evidence(pair: Pair, claim: Claim, places: Dict[object, int], keys, side: str) -> List[Cue]:
+    doc = claim.doc
+    return [Cue(side, "ROLE", doc[places[k]].text, doc[places[k]].idx, doc[places[k]].idx + len(doc[places[k]]),
+                "structure:roles", pair.words_version) for k in keys]
+
+
+def check_roles(pair: Pair) -> List[Change]:
+    """changed_roles when two fillers swap roles around a predicate both claims keep."""
+    found = _swap(pair)
+    if found is None:
+        return []
+    first, predicate, second = found
+    source, memory = _fillers(pair, pair.source), _fillers(pair, pair.memory)
+    words = [pair.source.doc[source[k]].text for k in (first, predicate, second)]
+    return [pair.change("changed_roles", f"the source has {words[0]!r} and {words[2]!r} on either side of "
+                        f"{words[1]!r}; the memory swaps who did what to whom",
+                        _evidence(pair, pair.source, source, found, "source") +
+                        _evidence(pair, pair.memory, memory, found, "memory"))]

@@ -1,0 +1,347 @@
+"""Claim records: every part of a claim a rewrite can wash away or change, read by what it does.
+
+A claim (``claims.py``) is read into a record of parts, each a ``Part``
+with its value, its rank on the part's ordered scale where it has one, the
+words that set it (gate words, cues, or a piece of structure such as a
+question mark), and the content keys it bears on:
+
+- ``source``: who the claim is attributed to, one part per attribution cue
+  (so "Bob said Alice thinks ..." has two levels), ranked by the speaker's
+  *standing*: unknown or hearsay < a named person < the claim's own subject
+  < an authority or a record;
+- ``certainty``: how sure the claim is worded, on the scale slight < possible
+  < likely < very likely < certain (no hedge: certain);
+- ``mood``: obligation, permission or ability, intent, hypothetical, a
+  frame that puts the claim outside the real world (a dream, a joke), a
+  request, a question (read from the sentence's question mark too);
+- ``quantity``, ``frequency``, ``partial``, ``complete``, ``comparison``: how
+  much of the claim holds (few < some < most < all; rarely < sometimes <
+  often < always; partly, begun, "70% done"; equative < comparative,
+  one-of < superlative);
+- ``restriction``: the population, place, subgroup or study the claim is
+  limited to ("Among smokers over 60, ...", "at the Leeds site");
+- ``tense``: a past state or habit ("used to", "was ... until"), or the tense
+  of be, have and do.
+
+Polarity, conditions, times and values keep their own readings
+(``compare/``); the record lists what a user needs to see why a claim was
+compared as it was: ``str(record)`` is short. A bare plural or a bare verb
+reads as the top of the quantity and frequency scales, so a quantifier or a
+frequency word the memory drops is read as widened.
+"""
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+
+from spacy.tokens import Span
+
+from .claims import Claim, DocClaims
+from .words import Word
+
+QUANTITY = {"few": 1, "some": 2, "most": 3, "all": 4}
+FREQUENCY = {"rarely": 1, "sometimes": 2, "often": 3, "always": 4}
+CERTAINTY = {"slight": 0, "possible": 1, "likely": 2, "very_likely": 3, "certain": 4}
+STANDING = {"hearsay": 0, "named": 1, "subject": 2, "authority": 3, "record": 3}
+COMPARISON = {"equative": 1, "comparative": 2, "one_of": 2, "superlative": 3}
+UNMARKED = 4  # a bare plural or bare verb: the top of the quantity and frequency scales
+RESTRICTING_PREPOSITIONS = frozenset({"among", "in", "at", "for", "within", "across", "amongst", "on", "from"})
+SUPERLATIVE_WORDS = frozenset({"best", "worst", "most", "least", "top", "foremost"})
+COMPARATIVE_WORDS = {"better": "more", "worse": "less", "more": "more", "less": "less", "fewer": "less"}
+PRONOUNS = {"i": "1s", "me": "1s", "we": "1p", "us": "1p", "you": "2", "he": "3m", "him": "3m", "she": "3f",
+            "her": "3f", "they": "3p", "them": "3p", "it": "3n"}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a claim's record: its kind, value, rank on the kind's scale (None when it has none), the words
+    that set it, the content keys it bears on, and for a comparison the direction and the compared word."""
+
+    kind: str
+    value: str
+    rank: Optional[int]
+    spans: Tuple[Span, ...]
+    words: Tuple[Word, ...] = ()
+    bears_on: FrozenSet[int] = frozenset()
+    detail: Tuple = ()
+
+    @property
+    def text(self) -> str:
+        """The words that set the part, for a message."""
+        return ", ".join(repr(span.text) for span in self.spans) or "(its structure)"
+
+    def __str__(self) -> str:
+        where = "; ".join(f"[{s.start_char}:{s.end_char}]" for s in self.spans)
+        return f"{self.kind} {self.value} ({self.text} {where})".replace(" ()", "")
+
+
+@dataclass
+class ClaimRecord:
+    """A claim with the parts of it a rewrite can wash away, by kind."""
+
+    claim: Claim
+    parts: Dict[str, List[Part]] = field(default_factory=dict)
+
+    def of(self, kind: str) -> List[Part]:
+        """The parts of one kind (none when the claim has none)."""
+        return self.parts.get(kind, [])
+
+    def __iter__(self) -> Iterator[Part]:
+        return (part for parts in self.parts.values() for part in parts)
+
+    def __str__(self) -> str:
+        head = f"claim [{self.claim.start_char}:{self.claim.end_char}] {self.claim.text!r}"
+        return "\n".join([head] + [f"  {part}" for part in self]) if self.parts else head + " (no qualifying parts)"
+
+
+def record_of(claims: DocClaims, claim: Claim) -> ClaimRecord:
+    """The claim's record, read once per claim and kept in the Doc's claims."""
+    records = claims.cache.setdefault("records", {})
+    if claim.index not in records:
+        record = ClaimRecord(claim)
+        for reader in READERS:
+            for part in reader(claims, claim):
+                record.parts.setdefault(part.kind, []).append(part)
+        records[claim.index] = record
+    return records[claim.index]
+
+
+# -- readers: each a function from a claim to its parts of one kind ----------------------------------------------
+
+def _word_parts(claim: Claim, label: str, kind: str, scale: Optional[Dict[str, int]], width: int = 3,
+                skip=lambda claim, word: False) -> List[Part]:
+    """The parts one list of gate words sets, each bearing on the content it precedes (or follows)."""
+    return [Part(kind, word.entry.value, scale.get(word.entry.value) if scale else None, (word.span,), (word,),
+                 claim.focus(word.span, width)) for word in claim.words_of(label) if not skip(claim, word)]
+
+
+def _next_is_number(claim: Claim, word: Word) -> bool:
+    """Whether a number follows the word ("some 40 people": an approximator, not a quantifier)."""
+    doc, end = claim.doc, word.span.end
+    return end < len(doc) and (doc[end].like_num or doc[end].is_currency)
+
+
+def _not_a_quantifier(claim: Claim, word: Word) -> bool:
+    """"some 40", "the most popular", "most likely": words of the list that are not quantifiers there."""
+    doc, start, end = claim.doc, word.span.start, word.span.end
+    if _next_is_number(claim, word):
+        return True
+    before = doc[start - 1].lower_ if start > 0 else ""
+    after = doc[end].lower_ if end < len(doc) else ""
+    return word.span.text.lower() in {"most", "all"} and (before in {"the", "a", "at"} or after in {"likely", "of all"})
+
+
+def read_quantity(claims: DocClaims, claim: Claim) -> List[Part]:
+    """Quantifiers (few < some < most < all), each bearing on the noun it quantifies."""
+    return _word_parts(claim, "QUANTIFIER", "quantity", QUANTITY, 2, _not_a_quantifier)
+
+
+def read_frequency(claims: DocClaims, claim: Claim) -> List[Part]:
+    """Frequency adverbs (rarely < sometimes < often < always), bearing on the whole claim."""
+    return [Part("frequency", w.entry.value, FREQUENCY[w.entry.value], (w.span,), (w,), claim.keys)
+            for w in claim.words_of("FREQUENCY")]
+
+
+def read_partial(claims: DocClaims, claim: Claim) -> List[Part]:
+    """What holds only in part or has only begun ("partly", "has started"), and a share short of all that is done
+    ("70% complete"); and what is stated as complete ("done", "fully")."""
+    parts = [Part("partial", w.entry.value, None, (w.span,), (w,), claim.keys) for w in claim.words_of("PARTIAL")
+             if not _next_is_number(claim, w)]
+    doc = claim.doc
+    for word in claim.words_of("COMPLETE"):
+        before = doc[max(claim.clause.start, word.span.start - 3):word.span.start]
+        share = [t for t in before if t.like_num or t.text == "%" or t.lower_ in {"percent", "per"}]
+        if share and not any(t.text in {"100", "100%"} for t in share):
+            parts.append(Part("partial", "share", None, (doc[share[0].i:word.span.end],), (word,), claim.keys))
+        else:
+            parts.append(Part("complete", "complete", None, (word.span,), (word,), claim.keys))
+    return parts
+
+
+def _lemma(claims: DocClaims, token) -> str:
+    return claims.doc.vocab.strings[claims.key(token)] if claims.key(token) in claims.doc.vocab.strings else token.lower_
+
+
+def read_comparison(claims: DocClaims, claim: Claim) -> List[Part]:
+    """Degrees of comparison: "as X as" (equative), "X-er than" / "more X than" (comparative, with its direction),
+    "one of the X-est" (one of), "the X-est" (superlative); each with the compared word's key."""
+    doc, parts = claim.doc, []
+    one_of = [w for w in claim.words_of("COMPARISON") if w.entry.value == "one_of"]
+    tokens = list(claim.tokens())
+    for n, token in enumerate(tokens):
+        lower, lemma = token.lower_, _lemma(claims, token)
+        after = [t.lower_ for t in tokens[n + 1:n + 4]]
+        if lower == "as" and n + 2 < len(tokens) and tokens[n + 2].lower_ == "as" and tokens[n + 1].is_alpha:
+            compared = tokens[n + 1]
+            parts.append(Part("comparison", "equative", COMPARISON["equative"], (doc[token.i:token.i + 3],),
+                              detail=("same", claims.key(compared))))
+            continue
+        superlative = (lower in SUPERLATIVE_WORDS and n > 0 and tokens[n - 1].lower_ in {"the", "its", "their", "our"}) \
+            or (lower.endswith("est") and lemma != lower and len(lower) > 4)
+        if superlative:
+            compared = tokens[n + 1] if lower in {"most", "least"} and n + 1 < len(tokens) else token
+            value = "one_of" if any(w.span.end <= token.i and token.i - w.span.end <= 2 for w in one_of) else "superlative"
+            spans = tuple(w.span for w in one_of if w.span.end <= token.i and token.i - w.span.end <= 2) + (token,)
+            direction = "less" if lower == "least" else "more"
+            parts.append(Part("comparison", value, COMPARISON[value], tuple(doc[s.start:s.end] if isinstance(s, Span)
+                                                                                else doc[s.i:s.i + 1] for s in spans),
+                              detail=(direction, claims.key(compared))))
+            continue
+        comparative = lower in COMPARATIVE_WORDS or (lower.endswith("er") and lemma != lower and len(lower) > 3)
+        if comparative and "than" in after:
+            direction = COMPARATIVE_WORDS.get(lower, "more")
+            compared = tokens[n + 1] if lower in {"more", "less", "fewer"} and n + 1 < len(tokens) else token
+            if lower in {"more", "less", "fewer"} and tokens[n + 1].lower_ == "than":
+                compared = token
+            parts.append(Part("comparison", "comparative", COMPARISON["comparative"], (doc[token.i:token.i + 1],),
+                              detail=(direction, claims.key(compared) if lower in COMPARATIVE_WORDS
+                                      and compared is not token else claims.key(token))))
+    return parts
+
+
+def _would_reported(claim: Claim, word: Word) -> bool:
+    """"would" under an attribution is the reported form of "will" (future in the past), not a hypothetical."""
+    return word.span.text.lower() == "would" and bool(claim.cues("ATTRIBUTION"))
+
+
+def read_mood(claims: DocClaims, claim: Claim) -> List[Part]:
+    """The claim's mood when it is not a plain assertion: the gate's MOOD words (obligation, permission or ability,
+    intent, hypothetical, a frame, a request, a question) and a question mark ending its sentence."""
+    parts = []
+    for word in claim.words_of("MOOD"):
+        value = "intent" if _would_reported(claim, word) else word.entry.value
+        if value == "hypothetical" and word.span.text.lower() in {"almost", "nearly"} and (
+                _next_is_number(claim, word) or any(c.span.start == word.span.end for c in claim.words_of("COMPLETE"))):
+            continue  # "almost 40", "nearly done": an approximator or a partial, not a counterfactual
+        parts.append(Part("mood", value, None, (word.span,), (word,), claim.focus(word.span, 4)))
+    sentence = claim.sentence
+    last = next((t for t in reversed(sentence) if not t.is_space), None)
+    if last is not None and last.text == "?" and claim.end_char <= last.idx + 1:
+        parts.append(Part("mood", "question", None, (claim.doc[last.i:last.i + 1],), (), claim.keys))
+    return parts
+
+
+def read_tense(claims: DocClaims, claim: Claim) -> List[Part]:
+    """A past state or habit ("used to", "formerly", "until 2022" with a past be), and the tense of the claim's
+    first be, have or do."""
+    parts = []
+    words = claim.words_of("TENSE")
+    for word in words:
+        if word.entry.id == "tense:past_habit":
+            parts.append(Part("tense", "past_state", None, (word.span,), (word,), claim.keys))
+    for word in claim.words_of("ERA"):
+        if word.entry.value == "former":
+            parts.append(Part("tense", "past_state", None, (word.span,), (word,), claim.keys))
+    be = next((w for w in words if w.entry.id in {"tense:past_be", "tense:present_be"}), None)
+    if be is not None:
+        parts.append(Part("tense", be.entry.value, None, (be.span,), (be,), claim.keys))
+    return parts
+
+
+def _standing(claims: DocClaims, claim: Claim, speaker: Optional[Span]) -> Tuple[str, Tuple[Word, ...]]:
+    """Where a speaker stands: hearsay (an indefinite speaker, or none), authority or record (the gate's STANDING
+    words), the claim's own subject (the speaker's words are the claim's first content words), else a name."""
+    if speaker is None:
+        return "hearsay", ()
+    found = claims.words_at(speaker, "STANDING")
+    if found:
+        best = max(found, key=lambda w: STANDING[w.entry.value])
+        return best.entry.value, (best,)
+    keys = {claims.key(t) for t in speaker if t.is_alpha and not t.is_stop}
+    pronoun = {PRONOUNS.get(t.lower_) for t in speaker if t.lower_ in PRONOUNS}
+    first = [k for i, k in sorted(claim.key_at.items())][:2]
+    if keys and keys & set(first):
+        return "subject", ()
+    if pronoun and not keys:
+        return "named", ()  # "she said": someone the text has named
+    return ("named", ()) if any(t.is_title or t.is_upper for t in speaker if t.is_alpha) else ("hearsay", ())
+
+
+def read_source(claims: DocClaims, claim: Claim) -> List[Part]:
+    """One part per attribution cue bound to the claim: the speaker's standing, with the cue and speaker as its
+    words (an evidential with no speaker, "reportedly", "I heard", is hearsay)."""
+    parts = []
+    for cue in claim.cues("ATTRIBUTION"):
+        speakers = claims.speakers_of(cue)
+        speaker = speakers[0] if speakers else None
+        value, words = _standing(claims, claim, speaker)
+        if cue.text.lower() in {"heard", "hear", "overheard"} and value != "record":
+            value = "hearsay"
+        spans = (cue,) + ((speaker,) if speaker is not None else ())
+        parts.append(Part("source", value, STANDING[value], spans, words, claim.keys, (cue.id_,)))
+    return parts
+
+
+def read_certainty(claims: DocClaims, claim: Claim) -> List[Part]:
+    """How likely the claim is worded: each hedge cue bound to the claim at the rank of the gate's CERTAINTY word
+    it holds (possible when it holds none), and CERTAINTY words that are no cue ("projected", "almost
+    certainly")."""
+    words = claim.words_of("CERTAINTY")
+    parts = []
+    for cue in claim.cues("HEDGE"):
+        inside = [w for w in words if cue.start <= w.span.start and w.span.end <= cue.end or
+                  w.span.start <= cue.start and cue.end <= w.span.end]
+        value = min((w.entry.value for w in inside), key=CERTAINTY.__getitem__, default="possible")
+        parts.append(Part("certainty", value, CERTAINTY[value], (cue,), tuple(inside), claim.focus(cue)))
+    covered = {w.span.start for p in parts for w in p.words}
+    hedged = [(c.start, c.end) for c in claim.cues("HEDGE")]
+    for word in words:
+        if word.span.start in covered or any(s <= word.span.start < e for s, e in hedged):
+            continue
+        if word.entry.value == "certain":
+            continue
+        parts.append(Part("certainty", word.entry.value, CERTAINTY[word.entry.value], (word.span,), (word,),
+                          claim.focus(word.span)))
+    return parts
+
+
+def _phrase_keys(claim: Claim, start: int, end: int) -> FrozenSet[int]:
+    return frozenset(k for i, k in claim.key_at.items() if start <= i < end)
+
+
+def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
+    """The population, place, subgroup or study the claim is limited to: a prepositional phrase that opens the
+    claim and ends at a comma ("Among smokers over 60, ..."), or one whose noun is a RESTRICTOR word ("in
+    patients over 70", "at the Leeds site"). A phrase that is only a time is the time's (``TEMPORAL``)."""
+    doc, parts = claim.doc, []
+    times = claim.cues("TEMPORAL")
+    start, end = claim.clause.start, claim.clause.end
+    taken = set()
+    if doc[start].lower_ in RESTRICTING_PREPOSITIONS:
+        comma = next((t.i for t in doc[start:end] if t.text == ","), None)
+        if comma is not None and comma - start <= 12:
+            keys = _phrase_keys(claim, start + 1, comma)
+            if keys and not any(c.start <= start + 1 and comma <= c.end + 1 for c in times):
+                parts.append(Part("restriction", "fronted", None, (doc[start:comma],), (), keys))
+                taken.update(range(start, comma))
+    for word in claim.words_of("RESTRICTOR"):
+        i = word.span.start
+        if i in taken:
+            continue
+        preposition = next((t.i for t in reversed(doc[max(start, i - 4):i]) if t.lower_ in RESTRICTING_PREPOSITIONS), None)
+        if preposition is None:
+            continue
+        stop = word.span.end
+        while stop < end and stop - word.span.end < 3 and (doc[stop].like_num or doc[stop].lower_ in
+                                                            {"over", "under", "aged", "above", "below", "older",
+                                                             "younger", "than", "who", "with", "site", "plant"}):
+            stop += 1
+        keys = _phrase_keys(claim, preposition + 1, stop) or frozenset({claims.key(doc[i])})
+        if any(c.start <= preposition and stop <= c.end for c in times):
+            continue
+        parts.append(Part("restriction", word.entry.value, None, (doc[preposition:stop],), (word,), keys))
+        taken.update(range(preposition, stop))
+    return parts
+
+
+READERS = (read_source, read_certainty, read_mood, read_quantity, read_frequency, read_partial, read_comparison,
+           read_restriction, read_tense)
+
+
+def records(claims: DocClaims) -> List[ClaimRecord]:
+    """Every claim of a Doc with its record, in text order."""
+    return [record_of(claims, claim) for claim in claims.claims]
+
+
+def shown(records_: Sequence[ClaimRecord]) -> str:
+    """Records as a person reads them: one claim a line, its parts indented under it."""
+    return "\n".join(str(record) for record in records_)

@@ -78,6 +78,7 @@ class ClauseWords:
 
 
 NEGATORS = frozenset(get_string_id(w) for w in ("not", "n't", "never", "no"))
+ONCE = get_string_id("once")  # "not once": a negation of frequency, not a clause
 TWO_WORD_OPENERS = frozenset({("even", "if"), ("even", "though"), ("even", "when"), ("even", "unless"),
                               ("only", "if"), ("only", "when"), ("only", "unless")})
 KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
@@ -174,7 +175,7 @@ def _opener(view: TokenView, i: int, end: int, words: ClauseWords, after_comma: 
     """The clause-opening word at token ``i``, or "" when the token does not open a clause."""
     lower = view.lower[i]
     following = view.lower[i + 1] if i + 1 < end else 0
-    if i > 0 and (view.lower[i - 1] in words.determiners or (lower in words.contrastive
+    if i > 0 and (view.lower[i - 1] in words.determiners or ((lower in words.contrastive or lower == ONCE)
                                                              and view.lower[i - 1] in NEGATORS)):
         return ""  # "a while back", "not yet final": a noun, or the negation's, not a new clause
     if lower in words.contrastive or lower in words.relatives or lower in words.subordinators:

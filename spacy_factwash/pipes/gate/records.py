@@ -42,10 +42,11 @@ QUANTITY = {"few": 1, "some": 2, "most": 3, "all": 4}
 FREQUENCY = {"rarely": 1, "sometimes": 2, "often": 3, "always": 4}
 CERTAINTY = {"slight": 0, "possible": 1, "likely": 2, "very_likely": 3, "certain": 4}
 STANDING = {"hearsay": 0, "named": 1, "subject": 2, "authority": 3, "record": 3}
-COMPARISON = {"equative": 1, "comparative": 2, "one_of": 2, "superlative": 3}
+COMPARISON = {"near_equative": 0, "equative": 1, "comparative": 2, "one_of": 2, "superlative": 3}
 UNMARKED = 4  # a bare plural or bare verb: the top of the quantity and frequency scales
-RESTRICTING_PREPOSITIONS = frozenset({"among", "in", "at", "for", "within", "across", "amongst", "on", "from"})
-SUPERLATIVE_WORDS = frozenset({"best", "worst", "most", "least", "top", "foremost"})
+RESTRICTING_PREPOSITIONS = frozenset({"among", "in", "at", "for", "within", "across", "amongst"})
+FRONTED_PREPOSITIONS = RESTRICTING_PREPOSITIONS | {"on", "under", "with", "outside", "inside", "throughout"}
+SUPERLATIVE_WORDS = frozenset({"best", "worst", "most", "least", "top", "foremost", "first", "last"})
 COMPARATIVE_WORDS = {"better": "more", "worse": "less", "more": "more", "less": "less", "fewer": "less"}
 PRONOUNS = {"i": "1s", "me": "1s", "we": "1p", "us": "1p", "you": "2", "he": "3m", "him": "3m", "she": "3f",
             "her": "3f", "they": "3p", "them": "3p", "it": "3n"}
@@ -169,10 +170,13 @@ def read_comparison(claims: DocClaims, claim: Claim) -> List[Part]:
     tokens = list(claim.tokens())
     for n, token in enumerate(tokens):
         lower, lemma = token.lower_, _lemma(claims, token)
-        after = [t.lower_ for t in tokens[n + 1:n + 4]]
+        after = [t.lower_ for t in tokens[n + 1:]]
         if lower == "as" and n + 2 < len(tokens) and tokens[n + 2].lower_ == "as" and tokens[n + 1].is_alpha:
             compared = tokens[n + 1]
-            parts.append(Part("comparison", "equative", COMPARISON["equative"], (doc[token.i:token.i + 3],),
+            near = n > 0 and tokens[n - 1].lower_ in {"almost", "nearly", "not quite", "roughly"}
+            value = "near_equative" if near else "equative"
+            begin = token.i - 1 if near else token.i
+            parts.append(Part("comparison", value, COMPARISON[value], (doc[begin:token.i + 3],),
                               detail=("same", claims.key(compared))))
             continue
         superlative = (lower in SUPERLATIVE_WORDS and n > 0 and tokens[n - 1].lower_ in {"the", "its", "their", "our"}) \
@@ -210,7 +214,8 @@ def read_mood(claims: DocClaims, claim: Claim) -> List[Part]:
     for word in claim.words_of("MOOD"):
         value = "intent" if _would_reported(claim, word) else word.entry.value
         if value == "hypothetical" and word.span.text.lower() in {"almost", "nearly"} and (
-                _next_is_number(claim, word) or any(c.span.start == word.span.end for c in claim.words_of("COMPLETE"))):
+                _next_is_number(claim, word) or any(c.span.start == word.span.end for c in claim.words_of("COMPLETE"))
+                or (word.span.end < len(claim.doc) and claim.doc[word.span.end].lower_ == "as")):
             continue  # "almost 40", "nearly done": an approximator or a partial, not a counterfactual
         parts.append(Part("mood", value, None, (word.span,), (word,), claim.focus(word.span, 4)))
     sentence = claim.sentence
@@ -253,7 +258,8 @@ def _standing(claims: DocClaims, claim: Claim, speaker: Optional[Span]) -> Tuple
         return "subject", ()
     if pronoun and not keys:
         return "named", ()  # "she said": someone the text has named
-    return ("named", ()) if any(t.is_title or t.is_upper for t in speaker if t.is_alpha) else ("hearsay", ())
+    named = any((t.is_title and not t.is_sent_start) or (t.is_upper and len(t) > 1) for t in speaker if t.is_alpha)
+    return ("named", ()) if named else ("hearsay", ())
 
 
 def read_source(claims: DocClaims, claim: Claim) -> List[Part]:
@@ -306,9 +312,10 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
     times = claim.cues("TEMPORAL")
     start, end = claim.clause.start, claim.clause.end
     taken = set()
-    if doc[start].lower_ in RESTRICTING_PREPOSITIONS:
+    framed = {w.span.start for w in claim.words_of("MOOD") if w.entry.value == "frame"}
+    if doc[start].lower_ in FRONTED_PREPOSITIONS:
         comma = next((t.i for t in doc[start:end] if t.text == ","), None)
-        if comma is not None and comma - start <= 12:
+        if comma is not None and comma - start <= 12 and not any(start <= i < comma for i in framed):
             keys = _phrase_keys(claim, start + 1, comma)
             if keys and not any(c.start <= start + 1 and comma <= c.end + 1 for c in times):
                 parts.append(Part("restriction", "fronted", None, (doc[start:comma],), (), keys))
@@ -333,8 +340,33 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
     return parts
 
 
+def read_condition(claims: DocClaims, claim: Claim) -> List[Part]:
+    """Conditions no conditional cue sets ("as long as", "when", "once", "provided", the gate's CONDITION words that
+    are no cue): a condition clause of the claim's sentence (the claim before or after it), or the words after
+    such a word inside the claim; each part bears on the condition's content words. (A conditional cue's
+    condition is the conditions check's.)"""
+    doc, parts = claim.doc, []
+    cued = [(c.start, c.end) for c in claims.cues if c.label_ == "CONDITIONAL"]
+
+    def uncued(word: Word) -> bool:
+        return not any(s <= word.span.start < e for s, e in cued)
+
+    for word in claim.words_of("CONDITION"):
+        if uncued(word) and word.span.start > claim.clause.start:
+            keys = _phrase_keys(claim, word.span.end, claim.clause.end)
+            if keys:
+                parts.append(Part("condition", word.span.text.lower(), None,
+                                  (doc[word.span.start:claim.clause.end],), (word,), keys))
+    for other in claims.by_sentence.get(claim.clause.sentence, []):
+        opening = [w for w in other.words_of("CONDITION") if w.span.start == other.clause.start and uncued(w)]
+        if other is not claim and opening and not claim.words_of("CONDITION") and other.keys:
+            parts.append(Part("condition", opening[0].span.text.lower(), None, tuple(other.pieces), (opening[0],),
+                              other.keys))
+    return parts
+
+
 READERS = (read_source, read_certainty, read_mood, read_quantity, read_frequency, read_partial, read_comparison,
-           read_restriction, read_tense)
+           read_restriction, read_tense, read_condition)
 
 
 def records(claims: DocClaims) -> List[ClaimRecord]:

@@ -26,6 +26,22 @@ def _bearing(parts: Sequence[Part], keys) -> List[Part]:
     return [p for p in parts if not p.bears_on or p.bears_on & keys]
 
 
+QUESTION_HEDGES = frozenset({"hedge:r1_whether"})  # "asked whether": the question's word, kept by "asked if"
+
+
+def _modal_moods(pair: Pair, hedges: Sequence[Part], moods: Sequence[Part]) -> List[Part]:
+    """Memory moods that keep a hedge's reading at the hedge's own rank: a permission for "may" / "can" / "could"
+    read as permission ("may park" -> "are allowed to park"), a question for the "whether" of a question."""
+    kept = []
+    for mood in moods:
+        if mood.value == "permission":
+            kept.append(Part("certainty", "possible", CERTAINTY["possible"], mood.spans, mood.words, mood.bears_on))
+        if mood.value in ("question", "request") and any(s.id_ in QUESTION_HEDGES for h in hedges for s in h.spans):
+            rank = min(h.rank for h in hedges)
+            kept.append(Part("certainty", "possible", rank, mood.spans, mood.words, mood.bears_on))
+    return kept
+
+
 def check_certainty(pair: Pair) -> List[Change]:
     """strengthened_certainty when the memory claim's certainty ranks above the source claim's."""
     source, memory = pair.records()
@@ -33,7 +49,7 @@ def check_certainty(pair: Pair) -> List[Change]:
     hedges = _bearing(source.of("certainty"), pair.memory.keys)
     if not hedges:
         return []
-    kept = _bearing(memory.of("certainty"), merged)
+    kept = _bearing(memory.of("certainty"), merged) + _modal_moods(pair, hedges, memory.of("mood"))
     source_rank = min(p.rank for p in hedges)
     if kept:
         memory_rank = min(p.rank for p in kept)

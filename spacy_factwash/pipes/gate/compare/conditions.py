@@ -58,7 +58,7 @@ def check_conditions(pair: Pair) -> List[Change]:
                             "memory states it as a fact")]
     source_cues = pair.source.cues("CONDITIONAL")
     if not source_cues:
-        return []
+        return _unmarked(pair)
     memory_cues = pair.memory.cues("CONDITIONAL")
     evidence = pair.cue_evidence(source_cues, "source")
     if not memory_cues:
@@ -105,3 +105,19 @@ def _compare_clauses(pair: Pair, source_cues, memory_cues) -> List[Change]:
                 return [pair.change("changed_condition", f"the memory reverses the condition {condition.text!r} "
                                     f"({memory.text!r})", evidence)]
     return []
+
+
+KEPT_SHARE = 0.5  # of a condition's content words the memory sentence must keep for the condition to count as kept
+
+
+def _unmarked(pair: Pair) -> List[Change]:
+    """dropped_condition for a condition no conditional cue sets ("as long as", "when", "once": the record's
+    condition parts) whose content the memory's sentence keeps less than half of."""
+    source, _ = pair.records()
+    sentence = frozenset().union(*(c.keys for c in pair.memory_claims.by_sentence.get(pair.memory.clause.sentence, [])))
+    lost = [p for p in source.of("condition") if len(p.bears_on & sentence) < KEPT_SHARE * len(p.bears_on)]
+    if not lost:
+        return []
+    return [pair.change("dropped_condition", f"the source holds this claim only under a condition "
+                        f"({', '.join(p.text for p in lost)}); the memory drops it", pair.part_evidence(lost, "source"),
+                        check="conditions")]

@@ -24,8 +24,8 @@ AS = {"obligation": "an obligation", "permission": "a permission or an ability",
 
 
 def _hedged(pair: Pair, part: Part, claim) -> bool:
-    """Whether a mood word is also a hedge cue of the claim (left to the certainty check)."""
-    return any(c.start <= s.start and s.end <= c.end for c in claim.cues("HEDGE") for s in part.spans)
+    """Whether a mood word overlaps a hedge cue of the claim (left to the certainty check)."""
+    return any(c.start < s.end and s.start < c.end for c in claim.cues("HEDGE") for s in part.spans)
 
 
 def _asks(claim) -> bool:
@@ -34,10 +34,17 @@ def _asks(claim) -> bool:
         t.lower_ in ASKING for t in claim.sentence)
 
 
-def _keeps(value: str, memory: Sequence[Part], claim) -> bool:
-    if value == "question":
+FUTURE = frozenset({"would", "will", "'ll"})
+
+
+def _keeps(part: Part, memory: Sequence[Part], claim) -> bool:
+    """Whether the memory's moods keep a source mood: the same mood, a question kept as an asking frame, and
+    "would" kept by "would" or "will" (the reported future, or a hypothetical both sides state so)."""
+    if part.value in ("question", "request"):
         return any(p.value in ("question", "request") for p in memory) or _asks(claim)
-    return any(p.value == value for p in memory)
+    if part.spans[0].text.lower() in FUTURE:
+        return any(p.value in ("intent", "hypothetical") for p in memory)
+    return any(p.value == part.value for p in memory)
 
 
 def check_mood(pair: Pair) -> List[Change]:
@@ -45,7 +52,7 @@ def check_mood(pair: Pair) -> List[Change]:
     source, memory = pair.records()
     moods = [p for p in source.of("mood") if not _hedged(pair, p, pair.source) and p.bears_on & pair.memory.keys]
     kept = [p for p in memory.of("mood") if not _hedged(pair, p, pair.memory)]
-    lost = [p for p in moods if not _keeps(p.value, kept, pair.memory)]
+    lost = [p for p in moods if not _keeps(p, kept, pair.memory)]
     if not lost:
         return []
     first = lost[0]

@@ -45,8 +45,9 @@ def negation_marks(claim: Claim) -> List[Tuple[Span, Optional[Word]]]:
         correlative = cue.text.lower() in CORRELATIVE and any(other.start < cue.start for other, _ in found)
         if not _in_hedge(cue, claim) and not correlative:
             found.append((cue, None))
-    for word in claim.words_of("NEGATIVE"):
-        if not any(cue.start <= word.span.start < cue.end for cue in claim.cues("NEGATION")):
+    for word in claim.words_of("NEGATIVE") + [w for w in claim.words_of("STANCE") if w.entry.value == "deny"]:
+        if not any(cue.start <= word.span.start < cue.end for cue in claim.cues("NEGATION")) and \
+                not any(other.start == word.span.start for other, _ in found):
             found.append((word.span, word))
     return found
 

@@ -77,6 +77,7 @@ def _partiality(pair: Pair, source: Sequence[Part], memory: Sequence[Part], comp
         return [pair.change("broadened", f"the source holds this claim only in part ({', '.join(p.text for p in source)}); "
                             f"the memory {says}", pair.part_evidence(source, "source") +
                             pair.part_evidence(complete, "memory"), check="partial")]
+    memory = [p for p in memory if p.value != "begun"]  # a memory that says work began says no less of a whole
     if memory and not source:
         return [pair.change("weakened", f"the memory holds this claim only in part ({', '.join(p.text for p in memory)}); "
                             "the source states it as whole", pair.part_evidence(memory, "memory"), check="partial")]

@@ -19,7 +19,7 @@ KEPT_SHARE = 0.5  # of a restriction's content words the other claim must have f
 
 
 def _kept(keys, other) -> bool:
-    return bool(keys) and len(keys & other) >= KEPT_SHARE * len(keys)
+    return bool(keys) and len(keys & other) > KEPT_SHARE * len(keys)
 
 
 def check_restriction(pair: Pair) -> List[Change]:

@@ -24,9 +24,13 @@ from .base import Pair
 BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "gotten", "'s", "'re"})
 
 
-def _fillers(pair: Pair, claim: Claim) -> Dict[object, int]:
-    """The claim's words that can fill a role or be its predicate, each at its one position (a word the claim
-    holds twice is left out: its role is not read from order)."""
+DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "our", "their", "its", "his", "her", "my",
+                         "your", "every", "each"})
+
+
+def _places(claim: Claim) -> Dict[object, int]:
+    """The claim's content words and pronouns, each at its one position (a word the claim holds twice is left out:
+    its role is not read from order); "we" and "us" are one word."""
     seen: Dict[object, List[int]] = {}
     for i, key in claim.key_at.items():
         seen.setdefault(key, []).append(i)
@@ -34,6 +38,22 @@ def _fillers(pair: Pair, claim: Claim) -> Dict[object, int]:
         if token.lower_ in PRONOUNS:
             seen.setdefault(("pronoun", PRONOUNS[token.lower_]), []).append(token.i)
     return {key: places[0] for key, places in seen.items() if len(places) == 1}
+
+
+def _filler(doc: Doc, i: int) -> bool:
+    """Whether the word at ``i`` can fill a role: a name (a capitalised word inside the sentence), a pronoun, or
+    the head of a noun phrase (a determiner within the two words before it)."""
+    token = doc[i]
+    if token.lower_ in PRONOUNS or (token.is_title and not token.is_stop):
+        return True
+    return any(doc[j].lower_ in DETERMINERS for j in range(max(0, i - 2), i))
+
+
+def _predicate(doc: Doc, i: int) -> bool:
+    """Whether the word at ``i`` can be the predicate between two fillers: an inflected form ("mentored",
+    "feeds", "owes")."""
+    token = doc[i]
+    return token.lower_ != token.lemma_.lower() or token.lower_.endswith(("ed", "s"))
 
 
 def _passive(doc: Doc, predicate: int, agent_after: Optional[int]) -> bool:
@@ -50,13 +70,15 @@ def _symmetric(claim: Claim, start: int, end: int) -> bool:
 
 def _swap(pair: Pair) -> Optional[Tuple[object, object, object]]:
     """The first (filler, predicate, filler) whose roles the memory swapped, or None."""
-    source, memory = _fillers(pair, pair.source), _fillers(pair, pair.memory)
+    source, memory = _places(pair.source), _places(pair.memory)
     shared = sorted((k for k in source if k in memory), key=lambda k: source[k])
-    for n, first in enumerate(shared):
-        for second in shared[n + 1:]:
+    fillers = [k for k in shared if _filler(pair.source.doc, source[k]) and _filler(pair.memory.doc, memory[k])]
+    for n, first in enumerate(fillers):
+        for second in fillers[n + 1:]:
             s_first, s_second, m_first, m_second = source[first], source[second], memory[first], memory[second]
             between = [p for p in shared if s_first < source[p] < s_second and
-                       min(m_first, m_second) < memory[p] < max(m_first, m_second)]
+                       min(m_first, m_second) < memory[p] < max(m_first, m_second) and p not in fillers
+                       and _predicate(pair.source.doc, source[p])]
             if not between or _symmetric(pair.source, s_first, s_second) or \
                     _symmetric(pair.memory, min(m_first, m_second), max(m_first, m_second)):
                 continue
@@ -81,7 +103,7 @@ def check_roles(pair: Pair) -> List[Change]:
     if found is None:
         return []
     first, predicate, second = found
-    source, memory = _fillers(pair, pair.source), _fillers(pair, pair.memory)
+    source, memory = _places(pair.source), _places(pair.memory)
     words = [pair.source.doc[source[k]].text for k in (first, predicate, second)]
     return [pair.change("changed_roles", f"the source has {words[0]!r} and {words[2]!r} on either side of "
                         f"{words[1]!r}; the memory swaps who did what to whom",

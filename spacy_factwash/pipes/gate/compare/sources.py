@@ -20,6 +20,7 @@ from spacy.tokens import Span
 from ..claims import DocClaims
 from ..report import Change
 from .base import Pair, quoted
+from .polarity import negations
 
 WEAK, STRONG, DENIAL = frozenset({"claim"}), frozenset({"confirm"}), "deny"
 
@@ -41,7 +42,8 @@ class Speaker:
 
 
 def _speaker(claims: DocClaims, span: Span) -> Optional[Speaker]:
-    words = [t for t in span if t.is_alpha and not t.is_stop]
+    counted = {i for w in claims.words_at(span, "QUANTIFIER") for i in range(w.span.start, w.span.end)}
+    words = [t for t in span if t.is_alpha and not t.is_stop and t.i not in counted]  # "a small number of residents"
     of = next((t.i for t in span if t.lower_ == "of"), None)
     before_of = [t for t in words if of is None or t.i < of]
     if not words:
@@ -81,7 +83,9 @@ def check_sources(pair: Pair) -> List[Change]:
         return [raised]
     source_stances = _stances(pair.source_claims, source_cues)
     memory_stances = _stances(pair.memory_claims, memory_cues)
-    denied = (DENIAL in source_stances) != (DENIAL in memory_stances)
+    # "denied that X" and "said it was not true that X" take the same stance: a denial turned into a negation
+    denied = (DENIAL in source_stances) != (DENIAL in memory_stances) and \
+        negations(pair.source) % 2 != negations(pair.memory) % 2
     promoted = source_stances and source_stances <= WEAK and memory_stances & STRONG
     if source_stances and memory_stances and (denied or promoted):
         return [pair.change("changed_source", f"the source's speaker {_verb(source_stances)} ({quoted(source_cues)}); "

@@ -164,6 +164,28 @@ def holds_sense(doc: Doc, cue: Match, label: str) -> bool:
     resolved it.
     """
     token = doc[cue.start]
-    if cue.end - cue.start != 1 or not (token.tag and token.dep):
+    if cue.end - cue.start != 1:
         return True
+    if not (token.tag and token.dep):
+        return neighbour_sense(doc, cue.start, label)
     return packaged_rules().keeps(token, label)
+
+
+DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their", "his", "her", "our", "my",
+                         "your", "'s", "’s"})
+MODALS = frozenset({"might", "may", "could", "can", "must", "will", "should"})
+
+
+def neighbour_sense(doc: Doc, i: int, label: str) -> bool:
+    """Without a parse, the neighbouring words: a word that is a cue only as a verb (``verbal.jsonl``), or a modal,
+    right after a determiner or a possessive is a noun or a modifier there ("the suspect", "the might of the
+    river", "the said contract"), unless a content clause follows it ("the claim that ...")."""
+    if i == 0 or doc[i - 1].lower_ not in DETERMINERS:
+        return True
+    word, after = doc[i].lower_, doc[i + 1].lower_ if i + 1 < len(doc) else ""
+    verbal = packaged_rules().words[("VERBAL", label)] | (MODALS if label == "HEDGE" else frozenset()) | (
+        NOUN_USES if label == "ATTRIBUTION" else frozenset())
+    return not (word in verbal and after not in CONTENT_MARKS)
+
+
+NOUN_USES = frozenset({"said", "reported", "alleged"})  # "the said contract", "the reported bug"

@@ -33,6 +33,9 @@ from .words import Word
 
 KeyOf = Callable[[Token], int]
 FOCUS = 3  # content words after a cue that say what it bears on
+DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their", "his", "her", "our", "my",
+                         "your", "any", "some", "each", "every"})
+MODALS = frozenset({"may", "might", "could", "can", "should", "would", "will", "must", "shall"})
 
 
 @dataclass
@@ -101,12 +104,24 @@ class Claim:
 
     def focus(self, marker: Span, width: int = FOCUS) -> FrozenSet[int]:
         """What a cue inside the claim bears on: the first ``width`` content keys after it (before it when none
-        follow); the whole claim for a cue outside it (a frame's "Someone said", "I don't think")."""
+        follow), only the noun after it when it modifies that noun ("potential buyers", "the alleged fraudster");
+        the whole claim for a cue outside it (a frame's "Someone said", "I don't think")."""
         if not self.holds(marker):
             return self.keys
+        if self.attributive(marker):
+            width = 1
         after = [key for i, key in sorted(self.key_at.items()) if i >= marker.end][:width]
         before = [key for i, key in sorted(self.key_at.items(), reverse=True) if i < marker.start][:width]
         return frozenset(after or before)
+
+    def attributive(self, marker: Span) -> bool:
+        """Whether a one-word marker modifies the noun after it: it opens the claim or follows a determiner or a
+        possessive, a content word follows it, and it is no modal verb."""
+        if len(marker) != 1 or marker[0].lower_ in MODALS or marker.end not in self.key_at:
+            return False
+        start = marker.start
+        return start == self.clause.start or self.doc[start - 1].lower_ in DETERMINERS or \
+            self.doc[start - 1].tag_ == "POS" or self.doc[start - 1].lower_ in ("'s", "’s")
 
     def bears_on(self, marker: Span, keys: FrozenSet[int]) -> bool:
         """Whether a cue of this claim bears on content the other claim (its ``keys``) shares."""

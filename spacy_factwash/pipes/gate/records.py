@@ -35,7 +35,7 @@ from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
-from .claims import Claim, DocClaims
+from .claims import DETERMINERS, Claim, DocClaims
 from .words import Word
 
 QUANTITY = {"few": 1, "some": 2, "most": 3, "all": 4}
@@ -47,6 +47,7 @@ UNMARKED = 4  # a bare plural or bare verb: the top of the quantity and frequenc
 RESTRICTING_PREPOSITIONS = frozenset({"among", "in", "at", "for", "within", "across", "amongst"})
 FRONTED_PREPOSITIONS = RESTRICTING_PREPOSITIONS | {"on", "under", "with", "outside", "inside", "throughout"}
 SUPERLATIVE_WORDS = frozenset({"best", "worst", "most", "least", "top", "foremost", "first", "last"})
+ORDINALS = frozenset({"first", "last"})  # superlatives only after "one of" / "among" ("among the first to ...")
 COMPARATIVE_WORDS = {"better": "more", "worse": "less", "more": "more", "less": "less", "fewer": "less"}
 PRONOUNS = {"i": "1s", "me": "1s", "we": "1p", "us": "1p", "you": "2", "he": "3m", "him": "3m", "she": "3f",
             "her": "3f", "they": "3p", "them": "3p", "it": "3n"}
@@ -179,7 +180,9 @@ def read_comparison(claims: DocClaims, claim: Claim) -> List[Part]:
             parts.append(Part("comparison", value, COMPARISON[value], (doc[begin:token.i + 3],),
                               detail=("same", claims.key(compared))))
             continue
-        superlative = (lower in SUPERLATIVE_WORDS and n > 0 and tokens[n - 1].lower_ in {"the", "its", "their", "our"}) \
+        after_one_of = any(w.span.end <= token.i and token.i - w.span.end <= 2 for w in one_of)
+        superlative = (lower in SUPERLATIVE_WORDS and n > 0 and tokens[n - 1].lower_ in {"the", "its", "their", "our"}
+                       and (lower not in ORDINALS or after_one_of)) \
             or (lower.endswith("est") and lemma != lower and len(lower) > 4)
         if superlative:
             compared = tokens[n + 1] if lower in {"most", "least"} and n + 1 < len(tokens) else token
@@ -290,11 +293,12 @@ def read_certainty(claims: DocClaims, claim: Claim) -> List[Part]:
         parts.append(Part("certainty", value, CERTAINTY[value], (cue,), tuple(inside), claim.focus(cue)))
     covered = {w.span.start for p in parts for w in p.words}
     hedged = [(c.start, c.end) for c in claim.cues("HEDGE")]
+    doc = claim.doc
     for word in words:
         if word.span.start in covered or any(s <= word.span.start < e for s, e in hedged):
             continue
-        if word.entry.value == "certain":
-            continue
+        if word.entry.value == "certain" or (word.span.start > 0 and doc[word.span.start - 1].lower_ in DETERMINERS):
+            continue  # "the might of the river": a noun where a determiner stands before it
         parts.append(Part("certainty", word.entry.value, CERTAINTY[word.entry.value], (word.span,), (word,),
                           claim.focus(word.span)))
     return parts

@@ -55,6 +55,8 @@ GATE_FILES = {
     "restrictor.jsonl": "RESTRICTOR",
     "certainty.jsonl": "CERTAINTY",
     "symmetric.jsonl": "SYMMETRIC",
+    "synonym.jsonl": "SYNONYM",
+    "frame.jsonl": "FRAME",
 }
 
 

@@ -15,6 +15,7 @@ from typing import List, Sequence
 
 from ..records import CERTAINTY, Part
 from ..report import Change
+from . import equivalent
 from .base import Pair
 from .qualifiers import kept_by_speakerless
 
@@ -43,28 +44,36 @@ def _modal_moods(pair: Pair, hedges: Sequence[Part], moods: Sequence[Part]) -> L
 
 
 def check_certainty(pair: Pair) -> List[Change]:
-    """strengthened_certainty when the memory claim's certainty ranks above the source claim's."""
+    """strengthened_certainty when, for some hedge of the source claim, what the memory claim keeps of it (its
+    hedges bearing on what that hedge bears on) ranks above it."""
     source, memory = pair.records()
     merged = frozenset().union(*(c.keys for c in (pair.candidates or [pair.source])))
     hedges = _bearing(source.of("certainty"), pair.memory.keys)
     if not hedges:
         return []
-    kept = _bearing(memory.of("certainty"), merged) + _modal_moods(pair, hedges, memory.of("mood"))
-    source_rank = min(p.rank for p in hedges)
-    if kept:
-        memory_rank = min(p.rank for p in kept)
-    else:
-        memory_rank = source_rank if kept_by_speakerless(pair) else CERTAIN
-    if memory_rank <= source_rank:
-        return []
+    moods = _modal_moods(pair, hedges, memory.of("mood"))
+    for hedge in sorted(hedges, key=lambda p: p.rank):
+        # a memory hedge keeps this one only when it bears on what this one bears on ("potential buyers may be
+        # offered" -> "potential buyers are offered" keeps no hedge of the offer)
+        target = hedge.bears_on & merged or merged
+        kept = _bearing(memory.of("certainty"), target) + _bearing(moods, target) + [
+            Part("certainty", hedge.value, hedge.rank, (w.span,), (w,), target)
+            for w in equivalent.synonyms(pair, hedge.spans, target)]
+        memory_rank = min((p.rank for p in kept), default=hedge.rank if kept_by_speakerless(pair) else CERTAIN)
+        if memory_rank > hedge.rank:
+            return [_change(pair, hedges, hedge, kept)]
+    return []
+
+
+def _change(pair: Pair, hedges: Sequence[Part], weakest: Part, kept: Sequence[Part]) -> Change:
+    """The change, with the source's hedges and what the memory has instead as evidence."""
     evidence = pair.cue_evidence([s for p in hedges for s in p.spans if s.label_ == "HEDGE"], "source")
     evidence += pair.part_evidence([p for p in hedges if not any(s.label_ == "HEDGE" for s in p.spans)], "source")
     said = ", ".join(p.text for p in hedges)
     if not kept:
-        return [pair.change("strengthened_certainty", f"the source hedges this claim ({said}); the memory states it "
-                            "as certain", evidence)]
+        return pair.change("strengthened_certainty", f"the source hedges this claim ({said}); the memory states it "
+                           "as certain", evidence)
     surest = min(kept, key=lambda p: p.rank)
-    weakest = min(hedges, key=lambda p: p.rank)
-    return [pair.change("strengthened_certainty", f"the source hedges this claim ({said}: "
-                        f"{weakest.value.replace('_', ' ')}); the memory as {surest.value.replace('_', ' ')} "
-                        f"({surest.text})", evidence + pair.part_evidence(kept, "memory"))]
+    return pair.change("strengthened_certainty", f"the source hedges this claim ({said}: "
+                       f"{weakest.value.replace('_', ' ')}); the memory as {surest.value.replace('_', ' ')} "
+                       f"({surest.text})", evidence + pair.part_evidence(kept, "memory"))

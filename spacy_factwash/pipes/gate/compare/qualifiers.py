@@ -18,6 +18,7 @@ from spacy.tokens import Span
 
 from ..records import CERTAINTY
 from ..report import Change
+from . import equivalent
 from .base import Pair, quoted
 from .values import time_cues
 
@@ -53,10 +54,35 @@ def _likely(pair: Pair) -> bool:
     return any(p.rank is not None and p.rank < CERTAINTY["certain"] for p in memory.of("certainty"))
 
 
+def _speaker_kept(pair: Pair, cues: List[Span]) -> bool:
+    """Whether the memory's sentence names the speaker of the source's attribution cues (when they name one)."""
+    speakers = [s for cue in cues for s in pair.source_claims.speakers_of(cue)]
+    if not speakers:
+        return True
+    keys = {pair.source_claims.key(t) for s in speakers for t in s if t.is_alpha and not t.is_stop}
+    sentence = pair.memory.sentence
+    return not keys or bool(keys & {pair.memory_claims.key(t) for t in sentence})
+
+
+def _in_other_words(pair: Pair, label: str) -> bool:
+    """Whether the memory keeps the source's qualifier in other words: a synonym of the cue's word bearing on the
+    same content, or, for an attribution, a communication or cognition verb of the same stance framing the claim
+    with the same speaker ("explains that" -> "clarifies that")."""
+    cues = _bearing(pair, "source", label)
+    merged = frozenset().union(*(c.keys for c in (pair.candidates or [pair.source])))
+    if equivalent.synonyms(pair, cues, frozenset() if label == "TEMPORAL" else merged):
+        return True
+    if label != "ATTRIBUTION":
+        return False
+    denial = frozenset({"deny"}) if any(w.entry.value == "deny" for c in cues
+                                         for w in pair.source_claims.words_at(c, "STANCE")) else frozenset()
+    return bool(equivalent.frames(pair, merged, denial)) and _speaker_kept(pair, cues)
+
+
 def _kept(pair: Pair, label: str) -> bool:
     """Whether the memory claim keeps a qualifier of the class (or its stand-in: a hedge for a speakerless
-    attribution, a speakerless attribution for a hedge)."""
-    if _bearing(pair, "memory", label):
+    attribution, a speakerless attribution for a hedge), in the same words or in others."""
+    if _bearing(pair, "memory", label) or _in_other_words(pair, label):
         return True
     if label == "ATTRIBUTION":
         return _speakerless(pair, pair.source_claims, pair.source.cues(label)) and (

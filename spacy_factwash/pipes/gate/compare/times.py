@@ -67,7 +67,7 @@ def _values(pair: Pair) -> List[Change]:
 def _kinds(pair: Pair, label: str, what: str) -> List[Change]:
     """A relation (until, since) or era (former, current) the memory turns, or drops while keeping the time it
     relates to ("until Friday" -> "on Friday"); an era the memory drops ("ex-CEO" -> "CEO") is a dropped scope."""
-    source, memory = pair.source.words_of(label), pair.memory.words_of(label)
+    source, memory = _relating(pair.source, label), _relating(pair.memory, label)
     source_kinds, memory_kinds = {w.entry.value for w in source}, {w.entry.value for w in memory}
     if not source_kinds or source_kinds & memory_kinds:
         return []
@@ -84,6 +84,20 @@ def _kinds(pair: Pair, label: str, what: str) -> List[Change]:
         return [pair.change("changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} ({said}); the "
                             "memory keeps the time but not how the claim relates to it", evidence)]
     return []
+
+
+AGENTIVE = frozenset({"by"})  # "by" relates a claim to a time only before one ("by Friday"), not "by police"
+
+
+def _relating(claim, label: str) -> list:
+    """A claim's words of one kind; a relation word that also marks an agent counts only when a time follows it."""
+    words = claim.words_of(label)
+    if label != "RELATION":
+        return words
+    starts = {cue.start for cue in claim.cues("TEMPORAL")}
+    doc = claim.doc
+    return [w for w in words if w.span.text.lower() not in AGENTIVE or w.span.end in starts
+            or (w.span.end < len(doc) and (doc[w.span.end].like_num or doc[w.span.end].lower_ in {"the", "then", "end"}))]
 
 
 def _introduced(pair: Pair) -> List[Change]:

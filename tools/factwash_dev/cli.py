@@ -707,6 +707,11 @@ def parser_measure(
         _write_readme_table(readme, figures_table(result["scores"]["test"], published_figures(published), model), PARSER)
 
 
+from .wordnet.command import wordnet_candidates  # noqa: E402  (its own module: tools/factwash_dev/wordnet)
+
+app.command("wordnet-candidates")(wordnet_candidates)
+
+
 def main() -> None:
     """Run a developer command."""
     app()

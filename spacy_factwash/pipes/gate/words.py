@@ -57,6 +57,7 @@ GATE_FILES = {
     "symmetric.jsonl": "SYMMETRIC",
     "synonym.jsonl": "SYNONYM",
     "frame.jsonl": "FRAME",
+    "affixal.jsonl": "NEGATIVE",
 }
 
 

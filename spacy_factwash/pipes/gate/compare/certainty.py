@@ -37,6 +37,8 @@ def _modal_moods(pair: Pair, hedges: Sequence[Part], moods: Sequence[Part]) -> L
     for mood in moods:
         if mood.value == "permission":
             kept.append(Part("certainty", "possible", CERTAINTY["possible"], mood.spans, mood.words, mood.bears_on))
+        if mood.value == "intent":  # "expects to" -> "plans to": an intention states the claim as likely, no more
+            kept.append(Part("certainty", "likely", CERTAINTY["likely"], mood.spans, mood.words, mood.bears_on))
         if mood.value in ("question", "request") and any(s.id_ in QUESTION_HEDGES for h in hedges for s in h.spans):
             rank = min(h.rank for h in hedges)
             kept.append(Part("certainty", "possible", rank, mood.spans, mood.words, mood.bears_on))
@@ -58,7 +60,7 @@ def check_certainty(pair: Pair) -> List[Change]:
         target = hedge.bears_on & merged or merged
         kept = _bearing(memory.of("certainty"), target) + _bearing(moods, target) + [
             Part("certainty", hedge.value, hedge.rank, (w.span,), (w,), target)
-            for w in equivalent.synonyms(pair, hedge.spans, target)]
+            for w in equivalent.synonyms(pair, hedge.spans, target) + equivalent.same_frame(pair, hedge.spans, target)]
         memory_rank = min((p.rank for p in kept), default=hedge.rank if kept_by_speakerless(pair) else CERTAIN)
         if memory_rank > hedge.rank:
             return [_change(pair, hedges, hedge, kept)]

@@ -24,9 +24,10 @@ from .base import Pair
 
 
 def groups(claim: Claim, spans: Sequence[Span]) -> FrozenSet[str]:
-    """The synonym groups the words of some cue spans of the claim belong to."""
-    return frozenset(w.entry.value for w in claim.words_of("SYNONYM")
-                     if any(s.start <= w.span.start < s.end or w.span.start <= s.start < w.span.end for s in spans))
+    """The synonym groups (WordNet senses) the words of some cue spans of the claim belong to."""
+    return frozenset(group for w in claim.words_of("SYNONYM")
+                     if any(s.start <= w.span.start < s.end or w.span.start <= s.start < w.span.end for s in spans)
+                     for group in w.entry.value.split(","))
 
 
 def synonyms(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[Word]:
@@ -35,7 +36,7 @@ def synonyms(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[Wo
     wanted = groups(pair.source, spans)
     if not wanted:
         return []
-    return [w for w in pair.memory.words_of("SYNONYM") if w.entry.value in wanted
+    return [w for w in pair.memory.words_of("SYNONYM") if wanted & set(w.entry.value.split(","))
             and (not keys or pair.memory.bears_on(w.span, keys))]
 
 
@@ -43,4 +44,15 @@ def frames(pair: Pair, keys: FrozenSet[int], stances: FrozenSet[str] = frozenset
     """The memory claim's communication and cognition verbs bearing on ``keys``, of one of ``stances`` when given
     (a denial is kept only by a denial)."""
     return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
-            and (not stances or w.entry.value in stances)]
+            and (not stances or stances & set(w.entry.value.split(",")))]
+
+
+def same_frame(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[Word]:
+    """For a cue that is itself a communication or cognition verb ("suggests", "indicating"), the memory claim's
+    verbs of the same stance bearing on ``keys`` ("recommends", "denoting")."""
+    stances = frozenset(value for w in pair.source.words_of("FRAME")
+                        if any(s.start <= w.span.start < s.end for s in spans) for value in w.entry.value.split(","))
+    if not stances:
+        return []
+    return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
+            and stances & set(w.entry.value.split(","))]

@@ -79,10 +79,20 @@ def _in_other_words(pair: Pair, label: str) -> bool:
     return bool(equivalent.frames(pair, merged, denial)) and _speaker_kept(pair, cues)
 
 
+def _same_times_in_sentence(pair: Pair) -> bool:
+    """Whether the memory's sentence gives every time of the source claim in the same words, in another of its
+    claims (a memory may cut a sentence into claims differently: "..., because of lower prices" after "for Q4
+    2020")."""
+    words = {cue.text.lower() for cue in pair.memory_claims.cues_in(pair.memory.sentence, "TEMPORAL")}
+    return all(cue.text.lower() in words for cue in _bearing(pair, "source", "TEMPORAL"))
+
+
 def _kept(pair: Pair, label: str) -> bool:
     """Whether the memory claim keeps a qualifier of the class (or its stand-in: a hedge for a speakerless
     attribution, a speakerless attribution for a hedge), in the same words or in others."""
     if _bearing(pair, "memory", label) or _in_other_words(pair, label):
+        return True
+    if label == "TEMPORAL" and _same_times_in_sentence(pair):
         return True
     if label == "ATTRIBUTION":
         return _speakerless(pair, pair.source_claims, pair.source.cues(label)) and (

@@ -1,0 +1,285 @@
+"""The equivalence round: WordNet candidates admitted into the gate's word lists on dev data (training/MINING.md,
+revision 4).
+
+Three lists of the gate's set (``lexicons/gate/``) come from here:
+
+- ``synonym.jsonl`` (``SYNONYM``): one entry per word, its value the synonym groups (WordNet senses) it belongs
+  to, for the cue words of the hedge, attribution and temporal lexicons and the words of the gate's certainty,
+  quantity, frequency and degree lists (verbs only in their communication and cognition senses);
+- ``frame.jsonl`` (``FRAME``): communication and cognition verbs, each with the stance of its nearest root;
+- ``affixal.jsonl`` (``NEGATIVE``): words whose negation is a prefix WordNet records as the antonym of their base
+  ("unpaid" of "paid", "non-compliant" of "compliant"), counted as negations.
+
+A candidate is a word of common use (spaCy's English ``lexeme_prob`` at least ``COMMON``), in lower case, of one
+or two words, that is not already a cue of the cue lexicon's classes. The round then admits every candidate and
+measures the gate on the dev data (SummEdits' dev domains, ``training/gate_sets``, ``training/claim_records``): a
+candidate that makes a pair that must be flagged pass (a keeper: a synonym or a frame) or a pair that must pass
+flagged (a negation), where it is matched in that pair, is taken out, and the round measures again until no
+candidate costs a dev pair. Test halves and the kept-aside sets are never read.
+"""
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+
+from spacy.lookups import load_lookups
+
+from spacy_factwash.lexicon.frozen import load_lexicons, packaged_lexicon_dir
+from spacy_factwash.pipes.gate.words import GATE_FILES, GateWords, load_gate_words
+
+from .candidate import SOURCE, Candidate
+from .frames import frame_candidates
+from .reader import COMMIT, WordNet
+from .synonyms import synonym_candidates
+from .writer import word_forms
+
+COMMON = -15.0  # spaCy's English lexeme_prob: "expound" -14.6, "corroborate" -14.5 are in; "aver" -15.7 is out
+VERB_LEXFILES = ("verb.communication", "verb.cognition")
+REPO = Path(__file__).resolve().parents[3]
+LISTED = ("CERTAINTY", "QUANTIFIER", "FREQUENCY", "PARTIAL")  # gate lists whose words get synonym groups
+KEEPERS = ("SYNONYM", "FRAME")
+
+
+@dataclass
+class Word:
+    """A candidate word of one list: its forms, its value (groups or a stance), and the candidates behind it."""
+
+    label: str
+    word: str
+    pos: str
+    values: Set[str] = field(default_factory=set)
+    candidates: List[Candidate] = field(default_factory=list)
+
+    def entry(self, commit: str = COMMIT) -> Dict:
+        """The word as a lexicon entry, with every synset and route that proposed it."""
+        prefix = {"SYNONYM": "synonym", "FRAME": "frame", "NEGATIVE": "negative:affix"}[self.label]
+        routes = sorted({">".join(c.synsets) for c in self.candidates})
+        return {"id": f"{prefix}:{self.word.replace(' ', '_')}", "label": self.label, "role": "cue",
+                "pattern": word_forms(self.word, self.pos), "value": ",".join(sorted(self.values)),
+                "provenance": {"source": SOURCE, "commit": commit,
+                               "synsets": sorted({s for c in self.candidates for s in c.synsets}),
+                               "relation": "; ".join(sorted({c.relation for c in self.candidates})),
+                               "paths": routes, "rule": "training/MINING.md, revision 4 (the equivalence round)"}}
+
+
+def common(word: str, probabilities) -> bool:
+    """A word of common use: every word of it in spaCy's English probabilities at ``COMMON`` or above."""
+    return all(probabilities.get(part, -99.0) >= COMMON for part in word.split())
+
+
+def cue_words() -> Dict[str, Set[str]]:
+    """The one-word phrases of the cue lexicon by class (lower case)."""
+    lexicons = load_lexicons(packaged_lexicon_dir())
+    found: Dict[str, Set[str]] = defaultdict(set)
+    for entry in lexicons.entries:
+        if entry.role == "cue" and not entry.is_token_pattern:
+            found[entry.label].update(p.lower() for p in entry.phrases if " " not in p)
+    return found
+
+
+def seed_words(lemmas) -> Dict[str, Dict[str, str]]:
+    """The synonym seeds: the lemmas of the cue words and of the gate's listed words, each with the parts of speech
+    to read ("v" for a verb form, "ar" otherwise)."""
+    words: Dict[str, Dict[str, str]] = defaultdict(dict)
+    for label, phrases in cue_words().items():
+        for phrase in phrases:
+            lemma = lemmas.get(phrase, phrase)
+            words[label.lower()][lemma] = "var" if lemma != phrase else "ar"
+    for entry in load_gate_words().entries:
+        if entry.label not in LISTED:
+            continue
+        for phrase in entry.phrases:
+            if " " not in phrase:
+                words[entry.label.lower()][phrase] = "ar"
+    return words
+
+
+def synonym_words(wordnet: WordNet, probabilities, lemmas) -> Dict[str, Word]:
+    """Every common synonym of a seed word's senses (verb senses only in communication and cognition)."""
+    found: Dict[str, Word] = {}
+    for kind, words in seed_words(lemmas).items():
+        seeds = {"classes": {kind: {}}, "relations": ["similar"]}
+        for word, parts in words.items():
+            usable = "".join(pos for pos in parts if wordnet.senses(word, pos))
+            if usable:
+                seeds["classes"][kind][word] = usable
+        for candidate in synonym_candidates(wordnet, seeds):
+            if candidate.pos == "v" and wordnet.lexfile(candidate.synsets[0]) not in VERB_LEXFILES:
+                continue
+            word = candidate.word.lower()
+            if not _usable(word, probabilities) or not dominant(wordnet, word, candidate.pos, candidate.synsets):
+                continue
+            entry = found.setdefault(word, Word("SYNONYM", word, candidate.pos))
+            entry.values.add(candidate.group)
+            entry.candidates.append(candidate)
+    return found
+
+
+def frame_words(wordnet: WordNet, probabilities, seeds: Mapping) -> Dict[str, Word]:
+    """Common communication and cognition verbs with their stance (a verb under two stances keeps both); a cue
+    word among them is listed too, for the stance of a cue that is itself such a verb ("suggests" -> "recommends")."""
+    found: Dict[str, Word] = {}
+    for candidate in frame_candidates(wordnet, seeds):
+        word = candidate.word.lower()
+        if not _usable(word, probabilities) or not dominant_lexfile(wordnet, word):
+            continue
+        entry = found.setdefault(word, Word("FRAME", word, "v"))
+        entry.values.add(candidate.value)
+        entry.candidates.append(candidate)
+    return found
+
+
+def affixal_words(antonyms: Sequence[Candidate], probabilities) -> Dict[str, Word]:
+    """The prefixed side of WordNet's affixal antonym pairs ("unpaid", "non-compliant"), as negations."""
+    found: Dict[str, Word] = {}
+    for candidate in antonyms:
+        if not candidate.kind.startswith("affixal:"):
+            continue
+        prefix = candidate.kind.split(":", 1)[1].rstrip("-")
+        word = candidate.word.lower()
+        if not word.replace("-", "").startswith(prefix) or not _usable(word, probabilities):
+            continue
+        entry = found.setdefault(word, Word("NEGATIVE", word, candidate.pos))
+        entry.values.add("not")
+        entry.candidates.append(candidate)
+    return found
+
+
+def dominant(wordnet: WordNet, word: str, pos: str, synsets: Sequence[str]) -> bool:
+    """Whether the sense a candidate came through is the word's first sense of its part of speech (WordNet lists
+    a word's senses most frequent first): "present" stands for "current" ("the present price"), "show" for
+    "indicate" only if showing is mostly indicating."""
+    senses = wordnet.senses(word, pos)
+    return bool(senses) and senses[0].synset in synsets
+
+
+def dominant_lexfile(wordnet: WordNet, word: str) -> bool:
+    """Whether a verb's first sense is a communication or cognition sense ("clarify", "inquire"; not "share",
+    "issue", "will", whose first senses are of possession or volition)."""
+    senses = wordnet.senses(word, "v")
+    return bool(senses) and wordnet.lexfile(senses[0].synset) in VERB_LEXFILES
+
+
+def _usable(word: str, probabilities) -> bool:
+    return word == word.lower() and len(word.split()) <= 2 and word.replace(" ", "").replace("-", "").isalpha() \
+        and common(word, probabilities)
+
+
+def candidates(corpora: Path, seeds: Mapping, antonyms: Sequence[Candidate]) -> Dict[str, Dict[str, Word]]:
+    """The round's candidates by list."""
+    wordnet = WordNet.from_corpora(corpora)
+    lookups = load_lookups("en", ["lexeme_prob", "lemma_lookup"])
+    probabilities, lemmas = lookups.get_table("lexeme_prob"), lookups.get_table("lemma_lookup")
+    return {"SYNONYM": synonym_words(wordnet, probabilities, lemmas),
+            "FRAME": frame_words(wordnet, probabilities, seeds),
+            "NEGATIVE": affixal_words(antonyms, probabilities)}
+
+
+# -- the dev measurement ----------------------------------------------------------------------------------------
+
+def dev_pairs(corpora: Path) -> List[Tuple[str, str, bool]]:
+    """(source, memory, whether it must be flagged) of every dev pair: SummEdits' dev domains (an inconsistent
+    edit is one the lists may not unflag where the gate without them flags it; a consistent one must pass), the
+    written gate sets and the claim-record sets."""
+    from factwash_dev.evaluation.summedits import DOMAINS, read
+
+    pairs = [(o, s, label == 0) for domain in DOMAINS for o, s, label in read(corpora, domain) if o != s]
+    for folder in (REPO / "training" / "gate_sets", REPO / "training" / "claim_records"):
+        for path in sorted(folder.glob("*.jsonl")):
+            for line in path.read_text(encoding="utf8").splitlines():
+                pair = json.loads(line)
+                pairs.append((pair["source"], pair["memory"], bool(pair["expect"])))
+    return pairs
+
+
+def _flags(gate, pairs: Sequence[Tuple[str, str, bool]]) -> List[bool]:
+    return [report.verdict in ("rewrite", "reject") for report in gate.pipe((s, m) for s, m, _ in pairs)]
+
+
+def _matched(gate, text: str, label: str) -> Set[str]:
+    """The ids of the entries of one list matched in a text."""
+    doc = gate.nlp(text)
+    return {w.entry.id for w in gate.component.words(doc) if w.label == label}
+
+
+def _keepers(gate, source: str, memory: str) -> Set[Tuple[str, str]]:
+    """The memory's equivalence words that could have kept a source qualifier: frames, and synonyms sharing a
+    group with a source synonym, that the source does not use itself."""
+    found = {label: {w.entry.id: w for w in gate.component.words(gate.nlp(text)) if w.label in KEEPERS}
+             for label, text in (("source", source), ("memory", memory))}
+    source_groups = {g for w in found["source"].values() if w.label == "SYNONYM" for g in w.entry.value.split(",")}
+    kept = set()
+    for entry_id, word in found["memory"].items():
+        if entry_id in found["source"]:
+            continue
+        if word.label == "FRAME" or set(word.entry.value.split(",")) & source_groups:
+            kept.add((word.label, entry_id))
+    return kept
+
+
+def admit(gate_with, lists: Dict[str, Dict[str, Word]], pairs: Sequence[Tuple[str, str, bool]],
+          rounds: int = 8) -> Tuple[Dict[str, Dict[str, Word]], List[Dict]]:
+    """Take out, round by round, the candidates that cost a dev pair; the lists kept and what was taken out, why.
+    ``gate_with(lists)`` builds a gate whose word lists hold ``lists``."""
+    baseline = _flags(gate_with({}), pairs)
+    removed: List[Dict] = []
+    for _ in range(rounds):
+        gate = gate_with(lists)
+        flags = _flags(gate, pairs)
+        costly: Dict[Tuple[str, str], List[int]] = defaultdict(list)
+        for n, ((source, memory, must_flag), before, now) in enumerate(zip(pairs, baseline, flags)):
+            if must_flag and before and not now:
+                for label, entry_id in _keepers(gate, source, memory):
+                    costly[(label, entry_id)].append(n)
+            if not must_flag and not before and now:
+                for entry_id in _matched(gate, source, "NEGATIVE") | _matched(gate, memory, "NEGATIVE"):
+                    if entry_id.startswith("negative:affix:"):
+                        costly[("NEGATIVE", entry_id)].append(n)
+        if not costly:
+            break
+        for (label, entry_id), where in sorted(costly.items()):
+            word = next((w for w in lists[label].values() if w.entry()["id"] == entry_id), None)
+            if word is not None:
+                del lists[label][word.word]
+                removed.append({"label": label, "word": word.word, "pairs": len(where),
+                                "example": {"source": pairs[where[0]][0][:160], "memory": pairs[where[0]][1][:160]}})
+    return lists, removed
+
+
+FILES = {"SYNONYM": "synonym.jsonl", "FRAME": "frame.jsonl", "NEGATIVE": "affixal.jsonl"}
+
+
+def write_lists(folder: Path, lists: Mapping[str, Mapping[str, Word]]) -> None:
+    """The lists as the gate set's files (every other file of the set copied from the packaged one); the set
+    is read unverified (``gate_with``) until the round's result is frozen."""
+    import shutil
+
+    source = packaged_lexicon_dir() / "gate"
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in source.iterdir():
+        shutil.copy2(path, folder / path.name)
+    for label, name in FILES.items():
+        words = lists.get(label, {})
+        (folder / name).write_text("".join(json.dumps(w.entry(), ensure_ascii=False) + "\n"
+                                           for w in sorted(words.values(), key=lambda w: w.word)), encoding="utf8")
+
+
+def gate_builder(workdir: Path):
+    """A function from lists to a gate on the default pipeline whose word lists hold them."""
+    import spacy_factwash
+    from spacy_factwash.pipes.gate.gate import Gate
+
+    counter = [0]
+
+    def gate_with(lists):
+        counter[0] += 1
+        folder = workdir / f"lists-{counter[0]}"
+        write_lists(folder, lists)
+        nlp = spacy_factwash.load()
+        component = nlp.get_pipe("factwash_compare")
+        component.words = GateWords(nlp.vocab, nlp.tokenizer, load_gate_words(folder, verify=False))
+        return Gate(nlp)
+
+    return gate_with

@@ -134,7 +134,7 @@ def _not_a_quantifier(claim: Claim, word: Word) -> bool:
 
 def read_quantity(claims: DocClaims, claim: Claim) -> List[Part]:
     """Quantifiers (few < some < most < all), each bearing on the noun it quantifies."""
-    return _word_parts(claim, "QUANTIFIER", "quantity", QUANTITY, 2, _not_a_quantifier)
+    return _word_parts(claim, "QUANTIFIER", "quantity", QUANTITY, 1, _not_a_quantifier)
 
 
 def read_frequency(claims: DocClaims, claim: Claim) -> List[Part]:
@@ -305,7 +305,18 @@ def read_certainty(claims: DocClaims, claim: Claim) -> List[Part]:
 
 
 def _phrase_keys(claim: Claim, start: int, end: int) -> FrozenSet[int]:
+    """The content keys of a stretch of the claim."""
     return frozenset(k for i, k in claim.key_at.items() if start <= i < end)
+
+
+def _restricting(claim: Claim, start: int, end: int) -> FrozenSet[int]:
+    """What a restriction restricts to: its content keys and its numbers ("over 60": the 60 is the restriction)."""
+    return _phrase_keys(claim, start, end) | numbers(claim.doc, start, end)
+
+
+def numbers(doc, start: int, end: int) -> FrozenSet[int]:
+    """The numbers of a stretch of a Doc, by their text's hash."""
+    return frozenset(t.orth for t in doc[start:end] if t.like_num)
 
 
 def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
@@ -320,7 +331,7 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
     if doc[start].lower_ in FRONTED_PREPOSITIONS:
         comma = next((t.i for t in doc[start:end] if t.text == ","), None)
         if comma is not None and comma - start <= 12 and not any(start <= i < comma for i in framed):
-            keys = _phrase_keys(claim, start + 1, comma)
+            keys = _restricting(claim, start + 1, comma)
             if keys and not any(c.start <= start + 1 and comma <= c.end + 1 for c in times):
                 parts.append(Part("restriction", "fronted", None, (doc[start:comma],), (), keys))
                 taken.update(range(start, comma))
@@ -336,7 +347,7 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
                                                             {"over", "under", "aged", "above", "below", "older",
                                                              "younger", "than", "who", "with", "site", "plant"}):
             stop += 1
-        keys = _phrase_keys(claim, preposition + 1, stop) or frozenset({claims.key(doc[i])})
+        keys = _restricting(claim, preposition + 1, stop) or frozenset({claims.key(doc[i])})
         if any(c.start <= preposition and stop <= c.end for c in times):
             continue
         parts.append(Part("restriction", word.entry.value, None, (doc[preposition:stop],), (word,), keys))

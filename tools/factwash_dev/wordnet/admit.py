@@ -132,14 +132,18 @@ def frame_words(wordnet: WordNet, probabilities, seeds: Mapping) -> Dict[str, Wo
 
 
 def affixal_words(antonyms: Sequence[Candidate], probabilities) -> Dict[str, Word]:
-    """The prefixed side of WordNet's affixal antonym pairs ("unpaid", "non-compliant"), as negations."""
+    """The prefixed side of WordNet's affixal antonym pairs ("unpaid", "non-compliant"), as negations; a word
+    another of the gate's lists already reads ("infrequently" is a frequency, "unlikely" a certainty) is that
+    list's."""
+    listed = {phrase for entry in load_gate_words().entries if entry.label != "FRAME"
+              and not entry.id.startswith("negative:affix:") for phrase in entry.phrases}
     found: Dict[str, Word] = {}
     for candidate in antonyms:
         if not candidate.kind.startswith("affixal:"):
             continue
         prefix = candidate.kind.split(":", 1)[1].rstrip("-")
         word = candidate.word.lower()
-        if not word.replace("-", "").startswith(prefix) or not _usable(word, probabilities):
+        if not word.replace("-", "").startswith(prefix) or not _usable(word, probabilities) or word in listed:
             continue
         entry = found.setdefault(word, Word("NEGATIVE", word, candidate.pos))
         entry.values.add("not")

@@ -17,6 +17,7 @@ from ..records import CERTAINTY, Part
 from ..report import Change
 from . import equivalent
 from .base import Pair
+from .mood import asks
 from .qualifiers import kept_by_speakerless
 
 CERTAIN = CERTAINTY["certain"]
@@ -33,15 +34,18 @@ QUESTION_HEDGES = frozenset({"hedge:r1_whether"})  # "asked whether": the questi
 def _modal_moods(pair: Pair, hedges: Sequence[Part], moods: Sequence[Part]) -> List[Part]:
     """Memory moods that keep a hedge's reading at the hedge's own rank: a permission for "may" / "can" / "could"
     read as permission ("may park" -> "are allowed to park"), a question for the "whether" of a question."""
+    asked = any(s.id_ in QUESTION_HEDGES for h in hedges for s in h.spans)
     kept = []
     for mood in moods:
         if mood.value == "permission":
             kept.append(Part("certainty", "possible", CERTAINTY["possible"], mood.spans, mood.words, mood.bears_on))
         if mood.value == "intent":  # "expects to" -> "plans to": an intention states the claim as likely, no more
             kept.append(Part("certainty", "likely", CERTAINTY["likely"], mood.spans, mood.words, mood.bears_on))
-        if mood.value in ("question", "request") and any(s.id_ in QUESTION_HEDGES for h in hedges for s in h.spans):
-            rank = min(h.rank for h in hedges)
-            kept.append(Part("certainty", "possible", rank, mood.spans, mood.words, mood.bears_on))
+        if mood.value in ("question", "request") and asked:
+            kept.append(Part("certainty", "possible", min(h.rank for h in hedges), mood.spans, mood.words,
+                             mood.bears_on))
+    if asked and asks(pair.memory):  # "asked whether X" -> "asked if X": the question kept under its asking frame
+        kept.append(Part("certainty", "possible", min(h.rank for h in hedges), (), (), frozenset()))
     return kept
 
 

@@ -28,7 +28,7 @@ def _hedged(pair: Pair, part: Part, claim) -> bool:
     return any(c.start < s.end and s.start < c.end for c in claim.cues("HEDGE") for s in part.spans)
 
 
-def _asks(claim) -> bool:
+def asks(claim) -> bool:
     """Whether the claim sits under an asking frame ("asked whether", "wondered if")."""
     return any(t.lower_ in ASKING for cue in claim.cues("ATTRIBUTION") for t in cue) or any(
         t.lower_ in ASKING for t in claim.sentence)
@@ -41,7 +41,7 @@ def _keeps(part: Part, memory: Sequence[Part], claim) -> bool:
     """Whether the memory's moods keep a source mood: the same mood, a question kept as an asking frame, and
     "would" kept by "would" or "will" (the reported future, or a hypothetical both sides state so)."""
     if part.value in ("question", "request"):
-        return any(p.value in ("question", "request") for p in memory) or _asks(claim)
+        return any(p.value in ("question", "request") for p in memory) or asks(claim)
     if part.spans[0].text.lower() in FUTURE:
         return any(p.value in ("intent", "hypothetical") for p in memory)
     return any(p.value == part.value for p in memory)

@@ -12,6 +12,7 @@ commas) is no restriction: the record reads only phrases that restrict.
 
 from typing import List
 
+from ..records import numbers
 from ..report import Change
 from .base import Pair
 
@@ -22,11 +23,16 @@ def _kept(keys, other) -> bool:
     return bool(keys) and len(keys & other) > KEPT_SHARE * len(keys)
 
 
+def _content(claim) -> frozenset:
+    """A claim's content keys and its numbers: what a restriction of the other side must find in it."""
+    return claim.keys | frozenset().union(*(numbers(claim.doc, s, e) for s, e in claim.clause.ranges))
+
+
 def check_restriction(pair: Pair) -> List[Change]:
     """broadened for a source restriction the memory claim drops, weakened for one only the memory claim has."""
     source, memory = pair.records()
-    dropped = [p for p in source.of("restriction") if not _kept(p.bears_on, pair.memory.keys)]
-    added = [p for p in memory.of("restriction") if not _kept(p.bears_on, pair.source.keys)]
+    dropped = [p for p in source.of("restriction") if not _kept(p.bears_on, _content(pair.memory))]
+    added = [p for p in memory.of("restriction") if not _kept(p.bears_on, _content(pair.source))]
     changes = []
     if dropped and pair.source.keys - frozenset().union(*(p.bears_on for p in dropped)) & pair.memory.keys:
         changes.append(pair.change("broadened", f"the source limits this claim to {', '.join(p.text for p in dropped)}; "

@@ -9,14 +9,21 @@ items share, with no restatement or mention around it, is confirmed
 (no change word) are never confirmed.
 """
 
+import json
 import math
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from ..io.inputs import read_records
+from ..io.outputs import atomic_output
+from ..io.progress import Progress, quiet
+from ..io.textfile import BadInput
 from ..lexicon.matcher import AnchoredMatcher
 from ..pipes.cues.extensions import CUES_KEY, SOURCES_KEY
 from ..pipes.gate.report import Excerpt
@@ -267,8 +274,32 @@ def _inside_quotes(sent: Span, changes: Iterable[Tuple[int, int, str]]) -> bool:
     return all(quoted(start) for start, _, _ in changes)
 
 
-def confirm_all(confirmer: Confirmer, proposals: Iterable[Mapping], items: Iterable[Mapping]) -> List[Confirmation]:
-    """Confirm every proposal against one set of ``{id, text}`` items."""
-    by_id = {item["id"]: item["text"] for item in items}
-    return [confirmer.confirm(proposal, by_id) for proposal in proposals]
+@dataclass
+class ConfirmRun:
+    """What a run of the confirmer over a file of proposals did: how many it confirmed of how many, and how many
+    each rule blocked."""
 
+    confirmed: int = 0
+    proposals: int = 0
+    blocked: Counter = field(default_factory=Counter)
+
+
+def confirm_file(confirmer: Confirmer, items_path: Path, proposals_path: Path, output_path: Path,
+                 progress: Progress = quiet) -> ConfirmRun:
+    """Confirm every proposal of ``proposals_path`` against the ``{id, text}`` items of ``items_path`` (both
+    read whole first; a ``BadInput`` names an unusable line) and write one confirmation per proposal to
+    ``output_path`` through ``outputs.atomic_output``."""
+    items, proposals = read_records(items_path), read_records(proposals_path)
+    bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
+    if bad:
+        raise BadInput(f"{items_path}:{bad[0]}: an item needs an id and a string text")
+    by_id = {item["id"]: item["text"] for item in items}
+    run = ConfirmRun(proposals=len(proposals))
+    with atomic_output(output_path, [items_path, proposals_path]) as out:
+        for proposal in progress(proposals, total=len(proposals), desc="confirm"):
+            result = confirmer.confirm(proposal, by_id)
+            run.confirmed += result.confirmed
+            if result.blocked_by is not None:
+                run.blocked[f"rule {result.blocked_by.rule} {result.blocked_by.name}"] += 1
+            out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    return run

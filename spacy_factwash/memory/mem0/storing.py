@@ -16,7 +16,7 @@ the async wrapper. A stored fact is confirmed from what the store returns or hol
 from typing import Any, Dict, Mapping, Optional
 
 from ...errors import FactwashError
-from ..queue import named, reject_held
+from ..queue import reject_held, reviewer_name
 from .decisions import REVIEWED_KEY, Call, Decision, Op, Steps, new_id
 from .hook import HookedWrites
 from .validation import SCOPE_KEYS, check_text, checked_metadata, update_text
@@ -132,8 +132,8 @@ class StoringWrites(HookedWrites):
         results."""
         row = self.queue.claim(held_id, reviewer)
         decision = Decision(new_id(), new_id(), "review", row.source, row.fact, row.verdict, "store",
-                            {**row.provenance, REVIEWED_KEY: named(reviewer)}, row.report, row.scope, row.metadata,
-                            row.operation, row.memory_id, held_id)
+                            {**row.provenance, REVIEWED_KEY: reviewer_name(reviewer)}, row.report, row.scope,
+                            row.metadata, row.operation, row.memory_id, held_id)
         try:
             self._record_decision(decision)
             results = yield from self._store(decision)

@@ -1,8 +1,8 @@
 """Confirm or refuse a proposal such as "note B supersedes rule A": a quote is not a relation until it names one.
 
-The rules run in order, each a function that passes or fails with its
-reason; the first failure ends the check. Only a proposal whose quote, in
-one claim (a clause: ``cues/clauses.py``), holds an un-negated change word next to a scope term the two
+The rules run in order, each a numbered step of ``Confirmer.confirm`` that
+passes or fails with its reason; the first failure ends the check. Only a proposal whose quote, in
+one claim (a clause: ``syntax/clauses.py``), holds an un-negated change word next to a scope term the two
 items share, with no restatement or mention around it, is confirmed
 (tier ``textual``); every other proposal rests on the proposer alone
 (``proposer_only``) and is for a person to review. Implicit contradictions
@@ -27,6 +27,7 @@ from ..io.textfile import BadInput
 from ..lexicon.matcher import AnchoredMatcher
 from ..pipes.cues.extensions import CUES_KEY, SOURCES_KEY
 from ..pipes.gate.report import Excerpt
+from ..pipes.names import LEMMAS
 from ..syntax.clauses import doc_clauses
 from ..syntax.parse import relation
 from ..syntax.sentences import sentences
@@ -98,7 +99,7 @@ class Confirmer:
         self.labels: Dict[int, Tuple[str, str]] = {}
         for entry in self.lexicon.entries:
             self.labels[self.matcher.add_entry(entry, nlp.tokenizer)] = (entry.label, entry.id)
-        self.lemmatizer = nlp.get_pipe("factwash_lemmas") if nlp.has_pipe("factwash_lemmas") else None
+        self.lemmatizer = nlp.get_pipe(LEMMAS) if nlp.has_pipe(LEMMAS) else None
 
     def _marks(self, span: Span) -> Dict[str, List[Tuple[int, int, str]]]:
         """Lexicon matches inside a span, by label: (start, end, entry id) token offsets."""
@@ -255,7 +256,7 @@ def _clause_of(token: Token) -> Token:
 
 
 def quoted_clauses(doc: Doc, start_char: int, end_char: int) -> List[Tuple[Span, Tuple[Tuple[int, int], ...]]]:
-    """Every clause (``cues/clauses.py``) of the sentences a quote touches, as (its sentence, its pieces): rule 4
+    """Every clause (``syntax/clauses.py``) of the sentences a quote touches, as (its sentence, its pieces): rule 4
     looks for the change word and the scope term in one clause; restatements and mentions (rules 6-7) are read
     on the whole sentence, where a frame such as "As before," or "Agenda item 3:" stands."""
     clauses = doc_clauses(doc, list(doc.spans.get(CUES_KEY, [])), list(doc.spans.get(SOURCES_KEY, [])))

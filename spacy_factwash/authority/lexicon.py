@@ -1,6 +1,6 @@
 """The confirmer's frozen lexicon: change words, restatement markers and mention markers.
 
-Same format, manifest and checks as the cue lexicons (``lexicon.py``), in
+Same format, manifest and checks as the cue lexicons (``lexicon/frozen.py``), in
 ``lexicons/authority/``.
 """
 

@@ -54,6 +54,7 @@ class BenchScore:
     verdicts: Dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
+        """The score as a JSON-safe dict."""
         return asdict(self)
 
 

@@ -49,6 +49,7 @@ class DriftReport:
         return bool(self.uncheckable_hops)
 
     def to_dict(self) -> Dict[str, Any]:
+        """The drift report as a JSON-safe dict, with ``lost_checkability``."""
         data = asdict(self)
         data["lost_checkability"] = self.lost_checkability
         return data

@@ -178,15 +178,12 @@ def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, revi
     (mem0 extra).
 
     ``audit_log``: the JSONL file every decision and its outcome are appended to. ``database``: the SQLite file
-    of the review queue and the provenance graph. With a ``fixer`` (``models.fixer.Fixer``), a fact held for a
+    of the review queue and the provenance graph. With a ``fixer`` (``llm.tasks.fixer.Fixer``), a fact held for a
     rewrite verdict is stored in its fixed form when the fix passes the gate. With a ``review``
-    (``models.review.Review``), each report is reviewed by the model components before the policy acts on it: a
+    (``llm.review.Review``), each report is reviewed by the model components before the policy acts on it: a
     witness may lower a verdict, never raise it. An ``AsyncMemory`` gets an ``AsyncGatedMemory``, whose writes
     are awaited.
     """
-    import inspect as inspection
+    from .memory.mem0 import gated_class
 
-    from .memory.mem0_adapter import AsyncGatedMemory, GatedMemory
-
-    gated = AsyncGatedMemory if inspection.iscoroutinefunction(memory.add) else GatedMemory
-    return gated(memory, default_gate(), audit_log, policy, fixer, review, database)
+    return gated_class(memory)(memory, default_gate(), audit_log, policy, fixer, review, database)

@@ -13,7 +13,7 @@ second copy in code.
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from spacy import util
 from spacy.language import Language
@@ -24,6 +24,12 @@ from .errors import FactwashError
 from .io.textfile import surrogate_problem
 from .pipes.gate.gate import Gate
 from .pipes.names import CUES, FACTORY_PREFIX
+
+if TYPE_CHECKING:  # the optional parts are imported when used
+    from .authority.confirm import Confirmation, Confirmer
+    from .memory.drift import DriftReport
+    from .memory.mem0 import GatedMemory
+    from .pipes.gate.report import Report
 
 DEFAULT_MAX_LENGTH = 10_000_000
 CONFIG = "factwash.cfg"

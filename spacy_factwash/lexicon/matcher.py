@@ -17,7 +17,7 @@ Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
 costs one hash pass per attribute, whatever the size of the lexicon.
 """
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.matcher import Matcher, PhraseMatcher
@@ -25,6 +25,29 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from .frozen import Entry
+
+
+class Match(NamedTuple):
+    """A raw lexicon match: token offsets and the entry's key in the string store."""
+
+    start: int
+    end: int
+    key: int
+
+
+def longest_first(matches: Sequence[Match]) -> List[Match]:
+    """Non-overlapping matches, preferring the longest and then the earliest (as spaCy's filter_spans); the
+    tokens already taken are kept in a set, so this is linear in the matches' length, not quadratic."""
+    kept: List[Match] = []
+    taken: Set[int] = set()
+    for match in sorted(matches, key=lambda m: (m.start - m.end, m.start)):
+        tokens = range(match.start, match.end)
+        if taken.isdisjoint(tokens):
+            kept.append(match)
+            taken.update(tokens)
+    kept.sort()
+    return kept
+
 
 Match = Tuple[int, int, int]
 ANCHOR_ATTRS = {"LOWER": "LOWER", "ORTH": "ORTH", "TEXT": "ORTH", "SHAPE": "SHAPE"}

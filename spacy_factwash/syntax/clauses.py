@@ -39,7 +39,7 @@ from spacy.tokens import Doc, Span
 
 from ..lexicon.sets import CLAUSE_WORDS_FILE, SYNTAX
 from ..lexicon.tables import table_json
-from ..pipes.cues.extensions import source_link
+from .links import source_link
 from .sentences import sentences
 
 CLAIM, CONDITION, FRAME = "claim", "condition", "frame"

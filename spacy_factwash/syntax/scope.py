@@ -30,8 +30,8 @@ from spacy.tokens import Doc, Span, Token
 
 from ..lexicon.sets import SCOPE_WORDS_FILE, SYNTAX
 from ..lexicon.tables import table_json
-from ..pipes.cues.extensions import source_link
 from .clauses import scope_spans
+from .links import source_link
 
 STYLES = ("bioscope", "cdsco")
 SHORT = 3  # tokens: an interjection or vocative set off by a comma ("Well,", ", Mr. Holmes") is at most this long

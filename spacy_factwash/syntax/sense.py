@@ -45,9 +45,9 @@ from typing import Dict, FrozenSet, Optional, Tuple, Union
 from spacy.tokens import Doc, Token
 
 from ..lexicon.frozen import LexiconSet, load_set
+from ..lexicon.matcher import Match
 from ..lexicon.sets import LABELS, SENSE, SENSE_FILES
 from ..lexicon.tables import installed
-from ..pipes.cues.detector import Match
 from .parse import relation
 
 # a clause under a verb (ClearNLP and UD names): "said that ...", "urged him to ...", "it is suggested that ..."

@@ -41,8 +41,10 @@ from ...lexicon.frozen import LexiconSet
 from ...lexicon.matcher import AnchoredMatcher
 from ...lexicon.sets import CUES, SENSE, SYNTAX
 from ...syntax.clauses import scope_spans
+from ...syntax.links import source_link
 from ...syntax.normalise import carry, case_forms, reading
 from ...syntax.scope import STYLES, narrowed_scope_spans
+from ..base import LexiconPipe
 from .detector import CueDetector, Match
 from .extensions import (
     CUES_KEY,
@@ -52,9 +54,7 @@ from .extensions import (
     SCOPES_KEY,
     SOURCES_KEY,
     register_extensions,
-    source_link,
 )
-from ..base import LexiconPipe
 from .scorer import score_cues, span_score_weights
 
 SOURCE_LABEL = "SOURCE"

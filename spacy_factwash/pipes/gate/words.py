@@ -29,10 +29,9 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from ...lexicon.frozen import Entry, LexiconError, LexiconSet, load_set
-from ...lexicon.matcher import AnchoredMatcher
+from ...lexicon.matcher import AnchoredMatcher, Match, longest_first
 from ...lexicon.sets import GATE, GATE_FILES  # noqa: F401  (GATE_FILES: imported from here before)
 from ...syntax.normalise import Shadow, carry, case_forms
-from ..cues.detector import Match, longest_first
 
 
 def load_gate_words(path: Optional[Union[str, Path]] = None, verify: bool = True) -> LexiconSet:

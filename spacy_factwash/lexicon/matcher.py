@@ -49,7 +49,7 @@ def longest_first(matches: Sequence[Match]) -> List[Match]:
     return kept
 
 
-Match = Tuple[int, int, int]
+Found = Tuple[int, int, int]  # (match key, start, end), as spaCy's matchers give them
 ANCHOR_ATTRS = {"LOWER": "LOWER", "ORTH": "ORTH", "TEXT": "ORTH", "SHAPE": "SHAPE"}
 SHAPE_COST = 50  # a shape ("dddd") stands for many words
 FUNCTION_WORD_COST = 1000  # "in", "the", "were", "-": in nearly every sentence
@@ -175,9 +175,9 @@ class AnchoredMatcher:
                 windows.append((start, end))
         return windows
 
-    def __call__(self, doc: Doc) -> List[Match]:
+    def __call__(self, doc: Doc) -> List[Found]:
         """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order."""
-        matches: Set[Match] = set(self.unanchored(doc)) if len(self.unanchored) else set()
+        matches: Set[Found] = set(self.unanchored(doc)) if len(self.unanchored) else set()
         hits: Dict[int, Set[int]] = {}
         for phrase_matcher in self.active:
             for key, start, end in phrase_matcher(doc):

@@ -5,7 +5,6 @@ One module per group of commands, each command parsing its arguments, calling on
 """
 
 from ._util import COMMAND, app
-
 # each module registers its commands, in the order --help lists them
 from . import cues, gate, memory, authority, lexicons, review  # noqa: E402, F401, I001  isort: skip
 

@@ -7,19 +7,8 @@ from typing import Optional
 import typer
 
 from ..api import DEFAULT_MAX_LENGTH
-from ._util import (
-    BATCH_SIZE_OPTION,
-    LEXICON_DIR_OPTION,
-    N_PROCESS_OPTION,
-    PARTITION_LINES_OPTION,
-    SCHEDULER_OPTION,
-    SKIP_BAD_LINES_OPTION,
-    WORKERS_OPTION,
-    app,
-    bar,
-    corpus_run_summary,
-    fail,
-)
+from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PARTITION_LINES_OPTION,
+                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary, fail)
 
 
 @app.command()

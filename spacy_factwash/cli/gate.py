@@ -8,21 +8,9 @@ from typing import Optional
 import typer
 
 from ..pipes.gate.policy import EXIT_STATUS, RANKING
-from ._util import (
-    BATCH_SIZE_OPTION,
-    LEXICON_DIR_OPTION,
-    N_PROCESS_OPTION,
-    PARTITION_LINES_OPTION,
-    SCHEDULER_OPTION,
-    SKIP_BAD_LINES_OPTION,
-    WORKERS_OPTION,
-    app,
-    bar,
-    corpus_run_summary,
-    cost_line,
-    fail,
-    with_model_options,
-)
+from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PARTITION_LINES_OPTION,
+                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, cost_line, corpus_run_summary,
+                    fail, with_model_options)
 
 FailOn = Enum("FailOn", [(verdict, verdict) for verdict in RANKING[1:]], type=str)  # what gate --fail-on takes
 PAIRS_ARGUMENT = typer.Argument(..., help='A JSONL file with {"id", "source", "memory"} a line.')

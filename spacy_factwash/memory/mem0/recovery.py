@@ -10,9 +10,9 @@ it does not.
 from collections import Counter
 
 from ..audit import unsettled
-from .adding import AddingWrites
 from .decisions import Decision, Op, Steps
 from .policy import STORING, hold
+from .adding import AddingWrites
 
 
 class RecoveringWrites(AddingWrites):

@@ -27,7 +27,6 @@ from ...lexicon.frozen import LexiconSet
 from ...lexicon.sets import GATE, SYNTAX, VALUES
 from ...syntax.normalise import reading
 from ...syntax.sentences import sentences as doc_sentences
-from ..base import LexiconPipe
 from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
 from ..strength.claim import STRENGTH_KEY
 from .align import Alignment, align
@@ -38,6 +37,7 @@ from .compare.values import values_read
 from .gate import Gate
 from .language import not_english, too_short
 from .policy import REJECT, REWRITE, verdict
+from ..base import LexiconPipe
 from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
 from .words import GateWords, checked_gate_words
 

@@ -5,7 +5,6 @@ Not in the wheel. Run from a checkout: ``python tools/dev.py COMMAND`` (or ``pyt
 """
 
 from ._util import COMMAND, app
-
 # each module registers its commands, in the order --help lists them
 from . import evaluation, gates, benches, parser, mining  # noqa: E402, F401, I001  isort: skip
 

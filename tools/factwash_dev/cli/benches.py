@@ -8,17 +8,8 @@ import typer
 
 from spacy_factwash.cli._util import fail
 
-from ._util import (
-    CORPORA_ENV,
-    CORPORA_OPTION,
-    README_OPTION,
-    REPOSITORY,
-    SETS_OPTION,
-    SPLITS_OPTION,
-    app,
-    corpora_root,
-    show_table,
-)
+from ._util import CORPORA_ENV, CORPORA_OPTION, README_OPTION, REPOSITORY, SETS_OPTION, SPLITS_OPTION, app, \
+    corpora_root, show_table
 
 
 @app.command("bench-speed")

@@ -6,27 +6,11 @@ from typing import Optional
 
 import typer
 
-from spacy_factwash.cli._util import (
-    CACHE_OPTION,
-    MAX_USD_OPTION,
-    MODEL_OPTION,
-    NO_CACHE_OPTION,
-    cost_line,
-    fail,
-    model_review,
-)
+from spacy_factwash.cli._util import CACHE_OPTION, MAX_USD_OPTION, MODEL_OPTION, NO_CACHE_OPTION, cost_line, \
+    fail, model_review
 
-from ._util import (
-    CORPORA_OPTION,
-    README_OPTION,
-    REPOSITORY,
-    SPLITS_OPTION,
-    app,
-    checked_half,
-    corpora_root,
-    show_table,
-    write_table,
-)
+from ._util import CORPORA_OPTION, README_OPTION, REPOSITORY, SPLITS_OPTION, app, checked_half, corpora_root, \
+    show_table, write_table
 
 
 @app.command("check-corpora")

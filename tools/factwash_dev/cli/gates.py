@@ -8,17 +8,8 @@ import typer
 
 from spacy_factwash.cli._util import MODEL_OPTION, fail
 
-from ._util import (
-    CORPORA_OPTION,
-    README_OPTION,
-    REPOSITORY,
-    SETS_OPTION,
-    SPLITS_OPTION,
-    app,
-    checked_half,
-    corpora_root,
-    show_table,
-)
+from ._util import CORPORA_OPTION, README_OPTION, REPOSITORY, SETS_OPTION, SPLITS_OPTION, app, checked_half, \
+    corpora_root, show_table
 
 
 @app.command("gate-sets")

@@ -1,13 +1,15 @@
-"""Where batches run: executors, found by name, so the layers below the run layer never import it.
+"""Where batches run: executors, found by name, so the layers below the run layer never import one.
 
 An executor takes a pipeline (or a way to build one) and a stream of items,
-runs whole batches somewhere (worker processes, a cluster) and yields the
-results in input order. The one-process path needs none. The Dask executor
-(``spacy_factwash.run.dask``, the ``dask`` extra) registers itself under the
-name ``"dask"`` through the ``spacy_factwash_executors`` entry point, so
-``Gate.pipe(n_process=2)`` finds it without the gate importing the run layer;
-a user may register another (``executors.register("mine", func=...)``) and
-pass it as ``executor=``.
+runs whole batches somewhere (this process, worker processes, a cluster) and
+yields the results in input order. Two come with the package, each
+registered through the ``spacy_factwash_executors`` entry point:
+``"local"`` (``spacy_factwash.run.local``, this process) and ``"dask"``
+(``spacy_factwash.run.dask``, the ``dask`` extra). The run layer is given
+one, or looks one up here by name; ``Gate.pipe(n_process=2)`` finds the Dask
+executor without the gate importing the run layer. A user may register
+another (``executors.register("mine", func=...)``) and pass it, or its name,
+as ``executor=``.
 """
 
 from typing import Callable, Iterable, Iterator, Protocol

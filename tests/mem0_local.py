@@ -28,7 +28,7 @@ def offline() -> None:
     """No telemetry and no model download, in this process."""
     import mem0.memory.main
 
-    from spacy_factwash.memory.mem0_adapter import _no_model_downloads
+    from spacy_factwash.memory.mem0.drivers import _no_model_downloads
 
     mem0.memory.main.MEM0_TELEMETRY = False
     _no_model_downloads()

@@ -22,11 +22,27 @@ def read_jsonl(path):
     return [json.loads(line) for line in path.read_text(encoding="utf8").splitlines()]
 
 
-def test_python_m_lists_the_commands():
+def test_python_m_lists_the_commands_and_only_the_users():
     result = subprocess.run([sys.executable, "-m", "spacy_factwash", "--help"], capture_output=True, text=True)
     assert result.returncode == 0
-    for command in ["annotate", "cues", "check", "gate", "bench-speed", "freeze-lexicons", "evaluate", "mine"]:
+    for command in ["cues", "annotate", "check", "gate", "report", "drift", "bench", "confirm", "freeze-lexicons",
+                    "review"]:
         assert command in result.stdout
+    assert not {"bench-speed", "evaluate", "mine", "gate-sets"} & set(result.stdout.split())
+
+
+def test_the_developer_commands_list_themselves():
+    from factwash_dev.cli import app as dev_app
+
+    listing = RUNNER.invoke(dev_app, ["--help"]).output
+    for command in ["bench-speed", "bench-gate", "evaluate", "mine", "gate-sets", "memory-bench", "parser-measure"]:
+        assert command in listing
+
+
+def test_help_prints_brackets_as_written():
+    """Rich markup is off: a help text's [v0, v1, ...] is printed, not eaten as a style tag."""
+    shown = " ".join(run("drift", "--help").output.split())
+    assert '{"id", "versions": [v0, v1, ...]} a line' in shown
 
 
 def test_cues_marks_the_text_and_lists_entries_and_sources():

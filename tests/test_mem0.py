@@ -22,7 +22,7 @@ from openai_stub import Stub, new_messages  # noqa: E402
 from properties import properties
 
 import spacy_factwash  # noqa: E402
-from spacy_factwash.memory.mem0_adapter import NotStored  # noqa: E402
+from spacy_factwash.memory.mem0 import NotStored  # noqa: E402
 
 HEARSAY = [{"role": "user", "content": "Someone in the chat said Alice was promoted to admin this morning."}]
 EXTRACTED = {"memory": [{"text": "Alice was promoted to admin."}]}
@@ -138,7 +138,7 @@ def wrapped_reply(texts, before, after, language, fenced, thinks):
 @properties(80)
 @given(FACTS, PROSE, PROSE, st.sampled_from(["", "json"]), st.booleans(), st.booleans())
 def test_a_fenced_or_chatty_reply_is_read_to_the_last_fact(texts, before, after, language, fenced, thinks):
-    from spacy_factwash.memory.extraction import read_extraction
+    from spacy_factwash.memory.mem0.hook import read_extraction
 
     extraction = read_extraction(wrapped_reply(texts, before, after, language, fenced, thinks))
     assert [fact["text"] for fact in extraction.facts] == texts and extraction.error is None

@@ -578,18 +578,19 @@ def small_test_halves(folder: Path, per_subset: int = 2) -> Path:
 
 def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_file(corpora, tmp_path):
     """The budget and resume mechanism on 8 sentences: the real corpora, read through small test halves."""
+    from factwash_dev.cli import app as dev_app
+    from typer.testing import CliRunner
+
     splits = small_test_halves(tmp_path / "splits")
     with AnthropicStub(answer_by_tool) as stub:
-        env = {**os.environ, **stub.env(), "FACTWASH_MODEL_CACHE": str(tmp_path / "replies.sqlite")}
+        runner = CliRunner(env={**stub.env(), "FACTWASH_MODEL_CACHE": str(tmp_path / "replies.sqlite")})
         args = ["evaluate", "--corpora", str(corpora), "--splits", str(splits), "--output-dir", str(tmp_path),
                 "--witness", "--per-class", "4"]
-        stopped = subprocess.run([sys.executable, "-m", "spacy_factwash", *args, "--max-usd", "0"], env=env,
-                                 cwd=ROOT, capture_output=True, text=True, timeout=600)
-        assert stopped.returncode == 6 and "higher --max-usd" in stopped.stderr and stub.requests == []
-        finished = subprocess.run([sys.executable, "-m", "spacy_factwash", *args], env=env, cwd=ROOT,
-                                  capture_output=True, text=True, timeout=600)
-        assert finished.returncode == 0, finished.stderr
-        assert len(stub.requests) == 8 and "HEDGE        witness" in finished.stdout
+        stopped = runner.invoke(dev_app, [*args, "--max-usd", "0"])
+        assert stopped.exit_code == 6 and "higher --max-usd" in stopped.output and stub.requests == []
+        finished = runner.invoke(dev_app, args)
+        assert finished.exit_code == 0, finished.output
+        assert len(stub.requests) == 8 and "HEDGE        witness" in finished.output
     [run] = (tmp_path / "model-runs").iterdir()
     assert parse_run_name(run.name) == {"operation": "witness-eval", "model": "claude-haiku-4-5",
                                         "params": {"per_class": "4", "prompt": "witness-v2"}, "seed": 0}

@@ -12,8 +12,8 @@ from conftest import in_ci
 from typer.testing import CliRunner
 
 import spacy_factwash
+from factwash_dev.cli import app
 from factwash_dev.evaluation.bioscope import read_sentences
-from spacy_factwash.cli import app
 from spacy_factwash.lexicon.frozen import packaged_lexicon_dir
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,10 +13,10 @@ from spacy.language import Language
 from typer.testing import CliRunner
 
 import spacy_factwash
+from factwash_dev.cli import app
 from factwash_dev.evaluation import ud_ewt
 from factwash_dev.evaluation.parser_build import COMMAND, LICENCE, TREEBANK_COMMIT
 from factwash_dev.evaluation.readme import PARSER
-from spacy_factwash.cli import app
 from spacy_factwash.lexicon.frozen import sha256
 from spacy_factwash.syntax.parse import LICENSE_NAME, PROVENANCE, ewt_parser_dir
 

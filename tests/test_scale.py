@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import spacy_factwash
 from spacy_factwash.cli import app
-from spacy_factwash.run.gating import gate_file
-from spacy_factwash.run.stream import annotate_file
+from spacy_factwash.run.annotate import annotate_file
+from spacy_factwash.run.gate import gate_file
 
 distributed = pytest.importorskip("distributed")
 from properties import properties
@@ -161,7 +161,8 @@ def test_a_stream_of_new_words_leaves_the_string_store_as_it_was(tmp_path):
 def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batch_keeps_failing(scheduler):
     from spacy_factwash.run.dask import ScaleError
     from spacy_factwash.run.dask.stream import annotate_stream
-    from spacy_factwash.run.stream import InputLine, annotate_records
+    from spacy_factwash.io.inputs import InputLine
+    from spacy_factwash.run.records import annotate_records
 
     lines = [InputLine(n, text) for n, text in enumerate(TEXTS, start=1)]
     streamed = list(annotate_stream(spacy_factwash.load, lines, batch_size=3, n_workers=2, scheduler=scheduler))

@@ -311,9 +311,8 @@ def test_scope_guard_names_a_perturbed_figure(measured_scope_table):
     (["--half", "dev", "--parser", "/no/such/pipeline"], "/no/such/pipeline: no such pipeline folder"),
 ])
 def test_scope_eval_refuses_what_it_cannot_do_in_one_line(args, message):
+    from factwash_dev.cli import app
     from typer.testing import CliRunner
-
-    from spacy_factwash.cli import app
 
     result = CliRunner().invoke(app, ["scope-eval"] + args)
     assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output

@@ -1,25 +1,33 @@
 """Confirm or refuse a proposal such as "note B supersedes rule A": a quote is not a relation until it names one.
 
-The rules run in order, each a function that passes or fails with its
-reason; the first failure ends the check. Only a proposal whose quote, in
-one claim (a clause: ``cues/clauses.py``), holds an un-negated change word next to a scope term the two
+The rules run in order, each a numbered step of ``Confirmer.confirm`` that
+passes or fails with its reason; the first failure ends the check. Only a proposal whose quote, in
+one claim (a clause: ``syntax/clauses.py``), holds an un-negated change word next to a scope term the two
 items share, with no restatement or mention around it, is confirmed
 (tier ``textual``); every other proposal rests on the proposer alone
 (``proposer_only``) and is for a person to review. Implicit contradictions
 (no change word) are never confirmed.
 """
 
+import json
 import math
 import re
+from collections import Counter
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from ..io.inputs import read_records
+from ..io.outputs import atomic_output
+from ..io.progress import Progress, quiet
+from ..io.textfile import BadInput
 from ..lexicon.matcher import AnchoredMatcher
 from ..pipes.cues.extensions import CUES_KEY, SOURCES_KEY
 from ..pipes.gate.report import Excerpt
+from ..pipes.names import LEMMAS
 from ..syntax.clauses import doc_clauses
 from ..syntax.parse import relation
 from ..syntax.sentences import sentences
@@ -91,7 +99,7 @@ class Confirmer:
         self.labels: Dict[int, Tuple[str, str]] = {}
         for entry in self.lexicon.entries:
             self.labels[self.matcher.add_entry(entry, nlp.tokenizer)] = (entry.label, entry.id)
-        self.lemmatizer = nlp.get_pipe("factwash_lemmas") if nlp.has_pipe("factwash_lemmas") else None
+        self.lemmatizer = nlp.get_pipe(LEMMAS) if nlp.has_pipe(LEMMAS) else None
 
     def _marks(self, span: Span) -> Dict[str, List[Tuple[int, int, str]]]:
         """Lexicon matches inside a span, by label: (start, end, entry id) token offsets."""
@@ -248,7 +256,7 @@ def _clause_of(token: Token) -> Token:
 
 
 def quoted_clauses(doc: Doc, start_char: int, end_char: int) -> List[Tuple[Span, Tuple[Tuple[int, int], ...]]]:
-    """Every clause (``cues/clauses.py``) of the sentences a quote touches, as (its sentence, its pieces): rule 4
+    """Every clause (``syntax/clauses.py``) of the sentences a quote touches, as (its sentence, its pieces): rule 4
     looks for the change word and the scope term in one clause; restatements and mentions (rules 6-7) are read
     on the whole sentence, where a frame such as "As before," or "Agenda item 3:" stands."""
     clauses = doc_clauses(doc, list(doc.spans.get(CUES_KEY, [])), list(doc.spans.get(SOURCES_KEY, [])))
@@ -267,8 +275,32 @@ def _inside_quotes(sent: Span, changes: Iterable[Tuple[int, int, str]]) -> bool:
     return all(quoted(start) for start, _, _ in changes)
 
 
-def confirm_all(confirmer: Confirmer, proposals: Iterable[Mapping], items: Iterable[Mapping]) -> List[Confirmation]:
-    """Confirm every proposal against one set of ``{id, text}`` items."""
-    by_id = {item["id"]: item["text"] for item in items}
-    return [confirmer.confirm(proposal, by_id) for proposal in proposals]
+@dataclass
+class ConfirmRun:
+    """What a run of the confirmer over a file of proposals did: how many it confirmed of how many, and how many
+    each rule blocked."""
 
+    confirmed: int = 0
+    proposals: int = 0
+    blocked: Counter = field(default_factory=Counter)
+
+
+def confirm_file(confirmer: Confirmer, items_path: Path, proposals_path: Path, output_path: Path,
+                 progress: Progress = quiet) -> ConfirmRun:
+    """Confirm every proposal of ``proposals_path`` against the ``{id, text}`` items of ``items_path`` (both
+    read whole first; a ``BadInput`` names an unusable line) and write one confirmation per proposal to
+    ``output_path`` through ``outputs.atomic_output``."""
+    items, proposals = read_records(items_path), read_records(proposals_path)
+    bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
+    if bad:
+        raise BadInput(f"{items_path}:{bad[0]}: an item needs an id and a string text")
+    by_id = {item["id"]: item["text"] for item in items}
+    run = ConfirmRun(proposals=len(proposals))
+    with atomic_output(output_path, [items_path, proposals_path]) as out:
+        for proposal in progress(proposals, total=len(proposals), desc="confirm"):
+            result = confirmer.confirm(proposal, by_id)
+            run.confirmed += result.confirmed
+            if result.blocked_by is not None:
+                run.blocked[f"rule {result.blocked_by.rule} {result.blocked_by.name}"] += 1
+            out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    return run

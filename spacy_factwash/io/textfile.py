@@ -13,8 +13,16 @@ import re
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Tuple
 
+from ..errors import FactwashError
+
 BOM = "\ufeff"
 SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class BadInput(FactwashError, ValueError):
+    """An input that cannot be used, named by file and line."""
+
+    code = "E003"
 
 
 def decoded_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
@@ -43,16 +51,25 @@ def decoded_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[str
             yield number, text, None
 
 
+def line_count(path: Path) -> int:
+    """How many lines of input a file has, counted as they are read (its trailing blank lines are not lines):
+    the total of a progress bar over it, and what a corpus run cuts into partitions."""
+    last = 0
+    for last, _, _ in decoded_lines(path):
+        pass
+    return last
+
+
 def read_text(path: Path) -> str:
     """A whole text file as one text, read like every input line: no byte-order mark, no trailing blank lines.
 
-    Raises ``ValueError`` naming the file and line of the first line that is not UTF-8, and ``OSError`` when
+    Raises ``BadInput`` naming the file and line of the first line that is not UTF-8, and ``OSError`` when
     the file cannot be read.
     """
     lines = []
     for number, text, error in decoded_lines(path):
         if text is None:
-            raise ValueError(f"{path}:{number}: {error}")
+            raise BadInput(f"{path}:{number}: {error}")
         lines.append(text)
     return "\n".join(lines)
 

@@ -62,7 +62,7 @@ def price_of(model: str, table: Optional[Dict[str, Any]] = None) -> Dict[str, fl
         if name in models:
             return {**models[name], "cache_write_factor": table["cache_write_factor"],
                     "cache_read_factor": table["cache_read_factor"]}
-    raise UnknownPrice(f"no price for model {model!r} in spacy_factwash/models/prices.json "
+    raise UnknownPrice(f"no price for model {model!r} in spacy_factwash/llm/prices.json "
                        f"(listed: {', '.join(sorted(models))}); add it there to meter it")
 
 

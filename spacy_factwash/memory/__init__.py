@@ -1,1 +1,2 @@
-"""Where memories are written and rewritten: drift over version chains, a bench for memory systems."""
+"""Where memories are written and rewritten: the gated mem0 wrapper (``mem0/``) with its audit log, review queue
+and provenance, drift over version chains, and a bench for memory systems."""

@@ -11,9 +11,17 @@ on the domain, and scores compare only within one stimulus set.
 import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Sequence, Tuple
+from functools import partial
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
+
+from ..io.inputs import read_records
+from ..io.progress import Progress, quiet
+from ..io.textfile import BadInput
 
 FLAGGED = ("rewrite", "reject")
+COLUMNS = ("| writes | stimulus set | writes | flag rate | 95% interval | uncheckable | abstention |\n"
+           "|---|---|---:|---:|---:|---:|---:|")
 Z95 = 1.959963984540054
 
 
@@ -46,11 +54,12 @@ class BenchScore:
     verdicts: Dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> Dict[str, Any]:
+        """The score as a JSON-safe dict."""
         return asdict(self)
 
 
 def score_writes(stimulus_set: str, sources: Mapping[str, str], writes: Sequence[Tuple[str, str]], gate,
-                 progress: Callable[[Iterable], Iterable] = iter) -> BenchScore:
+                 progress: Progress = quiet) -> BenchScore:
     """Gate every (stimulus id, memory) write against its source and score the system (``progress`` wraps the
     stream of reports, for a progress bar)."""
     unknown = sorted({sid for sid, _ in writes} - set(sources))
@@ -58,7 +67,7 @@ def score_writes(stimulus_set: str, sources: Mapping[str, str], writes: Sequence
         raise ValueError(f"writes name stimuli that are not in set {stimulus_set!r}: {unknown[:5]}")
     verdicts: Counter = Counter()
     types: Counter = Counter()
-    for report in progress(gate.pipe((sources[sid], memory) for sid, memory in writes)):
+    for report in progress(gate.pipe((sources[sid], memory) for sid, memory in writes), total=len(writes)):
         verdicts[report.verdict] += 1
         types.update(change.type for change in report.changes)
     checkable = len(writes) - verdicts["uncheckable"]
@@ -73,6 +82,42 @@ def score_writes(stimulus_set: str, sources: Mapping[str, str], writes: Sequence
     )
 
 
+def read_stimuli(path: Path) -> Tuple[str, Dict[str, str]]:
+    """A stimulus set file (``{"stimulus_set", "id", "source"}`` a line): its set's name and its sources by id;
+    a ``BadInput`` when the lines name more than one set or lack a string id or source."""
+    stimuli = read_records(path)
+    sets = {s.get("stimulus_set") for s in stimuli}
+    if len(sets) != 1 or not isinstance(next(iter(sets)), str):
+        raise BadInput(f"{path}: every stimulus needs the same string 'stimulus_set' (found {sorted(map(str, sets))})")
+    if any(not isinstance(s.get("id"), str) or not isinstance(s.get("source"), str) for s in stimuli):
+        raise BadInput(f"{path}: every stimulus needs a string 'id' and 'source'")
+    return next(iter(sets)), {s["id"]: s["source"] for s in stimuli}
+
+
+def read_writes(path: Path) -> List[Tuple[Any, str]]:
+    """A file of a system's writes (``{"stimulus_id", "memory"}`` a line) as (stimulus id, memory) pairs."""
+    writes = [(w.get("stimulus_id"), w.get("memory")) for w in read_records(path)]
+    if any(not isinstance(memory, str) for _, memory in writes):
+        raise BadInput(f"{path}: every write needs a string 'memory'")
+    return writes
+
+
+def score_files(stimuli_path: Path, writes_paths: Sequence[Path], gate,
+                progress: Progress = quiet) -> List[Tuple[str, BenchScore]]:
+    """Score each file of writes on the stimulus set, named by the file's stem (``progress`` wraps each file's
+    stream of reports, named ``bench STEM``)."""
+    stimulus_set, sources = read_stimuli(stimuli_path)
+    scores = []
+    for path in map(Path, writes_paths):
+        writes = read_writes(path)
+        try:
+            scores.append((path.stem, score_writes(stimulus_set, sources, writes, gate,
+                                                   partial(progress, desc=f"bench {path.stem}"))))
+        except ValueError as err:
+            raise BadInput(f"{path}: {err}") from err
+    return scores
+
+
 def markdown_rows(scores: Sequence[Tuple[str, BenchScore]]) -> List[str]:
     """One table row per named score."""
     rows = []
@@ -81,3 +126,8 @@ def markdown_rows(scores: Sequence[Tuple[str, BenchScore]]) -> List[str]:
         rows.append(f"| {name} | {s.stimulus_set} | {s.writes} | {s.flag_rate:.2f} | {low:.2f}–{high:.2f} | "
                     f"{s.uncheckable_share:.2f} | {s.abstention_share:.2f} |")
     return rows
+
+
+def bench_table(scores: Sequence[Tuple[str, BenchScore]]) -> str:
+    """The Markdown table of named scores (docs/memory.md holds the one of the shipped example writes)."""
+    return "\n".join([COLUMNS, *markdown_rows(scores)]) + "\n"

@@ -11,10 +11,15 @@ verified than it, and lowered by a hop that dropped a hedge or attribution
 or could not be checked.
 """
 
+import json
 from dataclasses import asdict, dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..io.textfile import surrogate_problem
+from ..io.inputs import read_records
+from ..io.outputs import atomic_output
+from ..io.progress import Progress, quiet
+from ..io.textfile import BadInput, surrogate_problem
 from ..pipes.gate.report import Report
 from .provenance import Item, Store, Verification
 
@@ -44,6 +49,7 @@ class DriftReport:
         return bool(self.uncheckable_hops)
 
     def to_dict(self) -> Dict[str, Any]:
+        """The drift report as a JSON-safe dict, with ``lost_checkability``."""
         data = asdict(self)
         data["lost_checkability"] = self.lost_checkability
         return data
@@ -73,19 +79,51 @@ def drift_from_reports(hops: Sequence[Report], end_to_end: Report,
     return DriftReport(list(hops), end_to_end, losses, uncheckable, provenance)
 
 
-def drift(versions: Sequence[str], gate) -> DriftReport:
-    """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``Gate``."""
+def check_chain(versions: Sequence[str]) -> None:
+    """Refuse what is not a rewrite chain: a ``TypeError`` or ``ValueError`` saying why, unless ``versions`` is a
+    list of at least two strings that are text."""
     if isinstance(versions, (str, bytes)) or not isinstance(versions, Sequence):
-        raise TypeError(f"drift: versions must be a list of strings (the chain v0, v1, ...), "
+        raise TypeError(f"'versions' must be a list of at least two strings (the chain v0, v1, ...), "
                         f"got {type(versions).__name__}")
     if len(versions) < 2:
-        raise ValueError("drift needs a chain of at least two versions")
+        raise ValueError(f"'versions' must be a list of at least two strings (the chain v0, v1, ...), got "
+                         f"{len(versions)}")
     for index, version in enumerate(versions):
         if not isinstance(version, str):
-            raise TypeError(f"drift: version {index} must be a str, got {type(version).__name__}")
+            raise TypeError(f"version {index} must be a str, got {type(version).__name__}")
         problem = surrogate_problem(version, f"version {index}")
         if problem:
-            raise ValueError(f"drift: {problem}")
+            raise ValueError(problem)
+
+
+def drift(versions: Sequence[str], gate) -> DriftReport:
+    """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``Gate`` (``check_chain`` first)."""
+    check_chain(versions)
     pairs = [(versions[i - 1], versions[i]) for i in range(1, len(versions))] + [(versions[0], versions[-1])]
     reports = list(gate.pipe(pairs))
     return drift_from_reports(reports[:-1], reports[-1], versions)
+
+
+def read_chains(path: Path) -> List[dict]:
+    """A file of rewrite chains (``{"id", "versions": [v0, v1, ...]}`` a line), every chain checked before any is
+    gated: a ``BadInput`` naming the file and line of the first that is not one."""
+    chains = read_records(path)
+    for number, chain in enumerate(chains, start=1):
+        try:
+            check_chain(chain.get("versions"))
+        except (TypeError, ValueError) as err:
+            raise BadInput(f"{path}:{number}: {err}") from None
+    return chains
+
+
+def drift_file(chains_path: Path, output_path: Path, gate,
+               progress: Progress = quiet) -> Iterator[Tuple[Any, DriftReport]]:
+    """Gate every chain of ``chains_path`` (``read_chains``) and write one drift report per chain (its ``id`` and
+    ``DriftReport.to_dict``) to ``output_path`` through ``outputs.atomic_output``; yields each chain's id (its line
+    number when it has none) and report as it is written. The output is in place once the last is taken."""
+    chains = read_chains(chains_path)
+    with atomic_output(output_path, [chains_path]) as out:
+        for number, chain in enumerate(progress(chains, total=len(chains), desc="drift"), start=1):
+            report = drift(chain["versions"], gate)
+            out.write(json.dumps({"id": chain.get("id"), **report.to_dict()}, ensure_ascii=False) + "\n")
+            yield chain.get("id", number), report

@@ -45,10 +45,12 @@ class Item:
     derived_from: Tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        """Refuse a source class that is not one of ``SOURCE_CLASSES``."""
         if self.source_class not in SOURCE_CLASSES:
             raise ValueError(f"item {self.id!r}: source_class must be one of {SOURCE_CLASSES}")
 
     def to_dict(self) -> Dict[str, object]:
+        """The item as a JSON-safe dict (its verification by name)."""
         data = asdict(self)
         data["verification"] = self.verification.name.lower()
         data["derived_from"] = list(self.derived_from)
@@ -56,6 +58,7 @@ class Item:
 
     @classmethod
     def from_dict(cls, data: Dict[str, object]) -> "Item":
+        """The item ``to_dict`` gave."""
         return cls(**{**data, "verification": Verification[str(data["verification"]).upper()],
                       "derived_from": tuple(data.get("derived_from", ()))})
 
@@ -69,13 +72,16 @@ class Store:
     # -- where items are kept: a dict here, the database in SQLiteStore ------------------------------
 
     def _put(self, items: Sequence[Item]) -> None:
+        """Keep items, replacing any with the same id."""
         for item in items:
             self.items[item.id] = item
 
     def _all(self) -> Iterable[Item]:
+        """Every item, in the order they were added."""
         return list(self.items.values())
 
     def get(self, item_id: str) -> Optional[Item]:
+        """The item with this id, or None."""
         return self.items.get(item_id)
 
     # -- the rules --------------------------------------------------------------------------------
@@ -127,10 +133,12 @@ class Store:
         return changed
 
     def to_json(self) -> List[Dict[str, object]]:
+        """Every item as a JSON-safe dict, in order."""
         return [item.to_dict() for item in self._all()]
 
     @classmethod
     def from_json(cls, rows: Iterable[Dict[str, object]]) -> "Store":
+        """The store ``to_json`` gave."""
         return cls({row["id"]: Item.from_dict(row) for row in rows})
 
 
@@ -146,6 +154,7 @@ class SQLiteStore(Store):
         return {item.id: item for item in self._all()}
 
     def _put(self, items: Sequence[Item]) -> None:
+        """Write items and their edges in one transaction, replacing any with the same id."""
         with self.database.write() as db:
             for item in items:
                 db.execute("INSERT INTO items (id, text, source_class, source_handle, subject, time, verification) "
@@ -158,6 +167,7 @@ class SQLiteStore(Store):
                                [(item.id, input_id) for input_id in item.derived_from])
 
     def _rows_to_items(self, rows) -> List[Item]:
+        """Items from rows of table ``items``, with their edges read in chunks."""
         edges: Dict[str, List[str]] = {}
         ids = [row["id"] for row in rows]
         for start in range(0, len(ids), 500):
@@ -170,9 +180,11 @@ class SQLiteStore(Store):
                 for row in rows]
 
     def _all(self) -> List[Item]:
+        """Every item, in the order they were added."""
         return self._rows_to_items(self.database.read("SELECT * FROM items ORDER BY seq"))
 
     def get(self, item_id: str) -> Optional[Item]:
+        """The item with this id, or None."""
         found = self._rows_to_items(self.database.read("SELECT * FROM items WHERE id = ?", (item_id,)))
         return found[0] if found else None
 

@@ -52,12 +52,14 @@ class Held:
 
     @classmethod
     def from_row(cls, row) -> "Held":
+        """A row of table ``held`` read back, its JSON columns parsed."""
         data = dict(row)
         for key in ("report", "provenance", "scope", "metadata", "memory_ids"):
             data[key] = json.loads(data[key]) if data[key] is not None else None
         return cls(**data)
 
     def to_dict(self) -> Dict[str, Any]:
+        """The row as a JSON-safe dict."""
         return dict(self.__dict__)
 
 
@@ -66,7 +68,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def named(reviewer: Any) -> str:
+def reviewer_name(reviewer: Any) -> str:
     """The reviewer's name; a review without one is refused."""
     if not isinstance(reviewer, str) or not reviewer.strip():
         raise ReviewError("a review needs the reviewer's name")
@@ -126,12 +128,12 @@ class ReviewQueue:
 
     def reject(self, held_id: int, reviewer: str, note: str = "") -> Held:
         """Reject a held fact: it is never stored; who and when are recorded."""
-        self._move(held_id, "held", "rejected", reviewer=named(reviewer), reviewed_at=now(), note=note)
+        self._move(held_id, "held", "rejected", reviewer=reviewer_name(reviewer), reviewed_at=now(), note=note)
         return self.show(held_id)
 
     def claim(self, held_id: int, reviewer: str) -> Held:
         """Mark a held fact as being approved by ``reviewer`` (before it is written); the row."""
-        return self._move(held_id, "held", "approving", reviewer=named(reviewer))
+        return self._move(held_id, "held", "approving", reviewer=reviewer_name(reviewer))
 
     def finish(self, held_id: int, memory_ids: List[str], note: str = "") -> Held:
         """Record an approval the store confirmed: the memory ids, the time, the note."""

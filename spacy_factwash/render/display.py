@@ -49,7 +49,7 @@ def mark_cues(doc: Doc, spans_key: str = CUES_KEY) -> str:
 
 
 def cue_rows(cues: List[dict]) -> List[str]:
-    """One aligned line per cue (as made by ``stream.cue_dicts``): label, text, offsets, entry, source."""
+    """One aligned line per cue (as made by ``run.stream.cue_dicts``): label, text, offsets, entry, source."""
     rows = []
     for cue in cues:
         source = cue["source"]

@@ -207,9 +207,10 @@ def change_blocks(changes: Sequence[Change], source: Sentences, memory: Sentence
     blocks = []
     for group in groups.values():
         shown = {}
-        for side, sentences, excerpt in (("memory", memory, group[0].memory), ("source", source, group[0].source)):
+        for side, side_sentences, excerpt in (("memory", memory, group[0].memory),
+                                              ("source", source, group[0].source)):
             marks = cues[side] + [mark for change in group for mark in evidence_marks(change, side)]
-            shown[side] = sentences.show(excerpt, marks) if excerpt is not None else \
+            shown[side] = side_sentences.show(excerpt, marks) if excerpt is not None else \
                 '<span class="none">no source sentence</span>'
         what = "".join(f'<div class="what"><b>{html.escape(f"note, {c.type}" if note else c.type)}</b>: '
                        f"{html.escape(c.message)}</div>" for c in group)
@@ -246,18 +247,18 @@ def pair_section(anchor: str, label: str, source: Doc, memory: Doc, report: Repo
     a whole, each change, and the whole texts."""
     kinds = kinds_of(report)
     cues = {"source": cue_marks(source), "memory": cue_marks(memory)}
-    sentences = {"source": Sentences(source), "memory": Sentences(memory)}
+    source_sentences, memory_sentences = Sentences(source), Sentences(memory)
     said = []
     if report.empty_memory:
         said.append("empty memory: there is nothing in it to check")
     said += [f"not English: the {f.side}{'' if f.sentence is None else f' sentence “{f.sentence.text}”'} "
              f"read{'' if ' and ' in f.side else 's'} as '{f.language}' (probability {f.score:.2f}); nothing was "
              "checked" for f in report.not_english]
-    blocks = change_blocks(report.changes, sentences["source"], sentences["memory"], cues)
+    blocks = change_blocks(report.changes, source_sentences, memory_sentences, cues)
     blocks += [f'<div class="change"><div class="what"><b>uncheckable</b>: this memory sentence aligns to no source '
-               f'claim</div><div class="sides">{_side("memory", sentences["memory"].show(u, cues["memory"]))}'
+               f'claim</div><div class="sides">{_side("memory", memory_sentences.show(u, cues["memory"]))}'
                f'{_side("source", "<span class=none>nothing aligned</span>")}</div></div>' for u in report.uncheckable]
-    blocks += change_blocks(report.notes, sentences["source"], sentences["memory"], cues, note=True)
+    blocks += change_blocks(report.notes, source_sentences, memory_sentences, cues, note=True)
     tags = "".join(f'<span class="tag">{html.escape(FINDINGS.get(kind, kind))}</span>' for kind in kinds)
     color = VERDICT_COLORS[report.verdict]
     return (

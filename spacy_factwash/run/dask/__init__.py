@@ -5,10 +5,10 @@
   annotation, a spaCy ``DocBin``), with a ``manifest.json`` listing every
   partition in input order; a partition that fails is retried and, if it
   still fails, reported in the manifest and the run's summary, never left
-  out silently (``corpus.py``).
-- ``pipe_pairs(n_process=N)`` and ``annotate --n-process N``: one stream of
-  batches over a local cluster of N worker processes, results in input order
-  (``stream.py``).
+  out silently (``corpus.py``; the work of a partition: ``run/partitions.py``).
+- The ``"dask"`` executor (``executor.py``): ``Gate.pipe(n_process=N)`` and
+  ``annotate --n-process N`` send one stream of batches over a local cluster
+  of N worker processes, results in input order (``stream.py``).
 
 Every worker builds its pipeline once (``worker.py``) and annotates and
 compares whole batches inside ``nlp.memory_zone()``, so only plain records
@@ -16,26 +16,7 @@ travel back and memory stays flat. Nothing here is imported by
 ``import spacy_factwash``; ``distributed`` is imported when a cluster is used.
 """
 
-from typing import Any
+from .cluster import ScaleError
+from .corpus import annotate_corpus, gate_corpus, records
 
-from ...errors import FactwashError
-
-
-class ScaleError(FactwashError):
-    """A cluster run that cannot start or did not finish; the message is one line saying why."""
-
-    code = "E005"
-
-
-def annotate_corpus(*args: Any, **kwargs: Any):
-    """Annotate input files on a Dask cluster into per-partition JSONL and DocBin files (``corpus.annotate_corpus``)."""
-    from .corpus import annotate_corpus as run
-
-    return run(*args, **kwargs)
-
-
-def gate_corpus(*args: Any, **kwargs: Any):
-    """Gate pair files on a Dask cluster into per-partition JSONL reports (``corpus.gate_corpus``)."""
-    from .corpus import gate_corpus as run
-
-    return run(*args, **kwargs)
+__all__ = ["ScaleError", "annotate_corpus", "gate_corpus", "records"]

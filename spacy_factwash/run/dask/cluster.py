@@ -3,11 +3,17 @@
 from contextlib import contextmanager
 from typing import Iterator
 
-from . import ScaleError
+from ...errors import FactwashError
 
 LOCAL = "local"
 START_METHOD = "distributed.worker.multiprocessing-method"
 START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
+
+
+class ScaleError(FactwashError):
+    """A cluster run that cannot start or did not finish; the message is one line saying why."""
+
+    code = "E005"
 
 
 def local_start_method() -> str:

@@ -1,48 +1,30 @@
 """Annotating and gating corpora partition by partition on a Dask cluster, with a manifest.
 
-Each input file is cut into partitions of consecutive lines. A worker reads
-its partition's lines (numbered as ``stream`` numbers them, so a record's
-``line`` is the line of its own file), annotates or gates them with its own
-pipeline and writes ``part-NNNNN.jsonl`` (and for annotation
-``part-NNNNN.spacy``, a ``DocBin``) through ``outputs.atomic_output``.
-Read in the manifest's order, the partitions' JSONL lines are the lines
-the one-process ``annotate`` / ``gate`` would write. A partition whose task
-fails (an exception, a worker that died) is submitted again up to
-``retries`` times; one that still fails is in the manifest with status
+Each input file is cut into partitions of consecutive lines
+(``run.partitions``). The runner is given the work of a partition as a
+function (``annotate_partition`` or ``gate_partition``); a worker calls it
+with its own pipeline, and it writes that partition's files. A partition
+whose task fails (an exception, a worker that died) is submitted again up
+to ``retries`` times; one that still fails is in the manifest with status
 ``failed``, its attempts and errors, and in the run's ``failed`` list.
 """
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import Callable, Dict, Iterator, List, Optional, Sequence
 
 from spacy.language import Language
 
-from ...io.outputs import atomic_output, write_bytes, write_text
-from ..gating import GateSummary, gate_lines, jsonl_writer
-from ..stream import annotate_records, read_inputs, read_pairs, write_records
-from . import ScaleError
-from .cluster import client_for, distributed
+from ...io.outputs import write_text
+from ...io.textfile import line_count
+from ..partitions import Partition, annotate_partition, failed_entry, gate_partition
+from .cluster import ScaleError, client_for, distributed
 
-ANNOTATE, GATE = "annotate", "gate"
 MANIFEST = "manifest.json"
-
-
-@dataclass(frozen=True)
-class Partition:
-    """Lines ``first_line`` to ``last_line`` (1-based, inclusive) of one input file."""
-
-    index: int
-    path: str
-    first_line: int
-    last_line: int
-
-    @property
-    def stem(self) -> str:
-        return f"part-{self.index:05d}"
+Work = Callable[[Language, Partition, Path, int, bool], Dict]  # a partition's work on a worker's pipeline
 
 
 @dataclass
@@ -68,16 +50,6 @@ class CorpusRun:
         return lines + [e["stop"] for e in self.stopped]
 
 
-def line_count(path: Path) -> int:
-    """How many lines a file has (a last line without a newline counts)."""
-    count, last = 0, b"\n"
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            count += chunk.count(b"\n")
-            last = chunk[-1:]
-    return count + (last != b"\n")
-
-
 def partitions(paths: Sequence[Path], lines_per_partition: int) -> List[Partition]:
     """The partitions of the input files, in input order."""
     if lines_per_partition < 1:
@@ -88,53 +60,6 @@ def partitions(paths: Sequence[Path], lines_per_partition: int) -> List[Partitio
         for first in range(1, total + 1, lines_per_partition):
             parts.append(Partition(len(parts), str(path), first, min(first + lines_per_partition - 1, total)))
     return parts
-
-
-def within(lines: Iterable, partition: Partition) -> Iterator:
-    """The lines of a file that belong to the partition (read from the file's start, stopping after it)."""
-    for line in lines:
-        if line.number > partition.last_line:
-            return
-        if line.number >= partition.first_line:
-            yield line
-
-
-def _entry(partition: Partition, files: Dict[str, str], records: int, bad: int, stop: Optional[str],
-           **counts) -> Dict:
-    """A partition's manifest entry once its files are written."""
-    return {**asdict(partition), "status": "stopped" if stop else "ok", "files": files,
-            "records": records, "bad_lines": bad, "stop": stop, **counts}
-
-
-def annotate_partition(nlp: Language, partition: Partition, out_dir: Path, batch_size: int,
-                       skip_bad_lines: bool) -> Dict:
-    """Annotate one partition into its JSONL records and its DocBin; its manifest entry."""
-    from spacy.tokens import DocBin
-
-    path, docbin = Path(partition.path), DocBin(store_user_data=True)
-    items = within(read_inputs(path, nlp.max_length), partition)
-    results = annotate_records(nlp, items, batch_size=batch_size, docbin=docbin, skip_bad_lines=skip_bad_lines)
-    with atomic_output(out_dir / f"{partition.stem}.jsonl", [path]) as out:
-        summary = write_records(out.write, results, path, skip_bad_lines)
-    write_bytes(out_dir / f"{partition.stem}.spacy", docbin.to_bytes(), [path])
-    files = {"jsonl": f"{partition.stem}.jsonl", "docbin": f"{partition.stem}.spacy"}
-    return _entry(partition, files, summary.written, summary.bad, summary.stop, empty=summary.empty)
-
-
-def gate_partition(nlp: Language, partition: Partition, out_dir: Path, batch_size: int, skip_bad_lines: bool) -> Dict:
-    """Gate one partition's pairs into its JSONL reports; its manifest entry."""
-    path, summary = Path(partition.path), GateSummary()
-    with atomic_output(out_dir / f"{partition.stem}.jsonl", [path]) as out:
-        gate_lines(jsonl_writer(out), within(read_pairs(path), partition), path, nlp, summary, skip_bad_lines,
-                   batch_size)
-    return _entry(partition, {"jsonl": f"{partition.stem}.jsonl"}, sum(summary.verdicts.values()), summary.bad,
-                  summary.stop, verdicts=dict(summary.verdicts), change_types=dict(summary.change_types))
-
-
-def _failed(partition: Partition) -> Dict:
-    """The manifest entry of a partition whose every attempt failed: nothing of it is in the output."""
-    return {**asdict(partition), "status": "failed", "files": {}, "records": 0,
-            "bad_lines": 0, "stop": None}
 
 
 def run_partitions(client, task: Callable, parts: Sequence[Partition], retries: int) -> List[Dict]:
@@ -156,7 +81,7 @@ def run_partitions(client, task: Callable, parts: Sequence[Partition], retries: 
                 futures[again] = part
                 queue.add(again)
                 continue
-            entry = _failed(part)
+            entry = failed_entry(part)
         entries[part.index] = {**entry, "attempts": len(errors[part.index]) + (entry["status"] != "failed"),
                                "errors": errors[part.index]}
     return [entries[part.index] for part in parts]
@@ -173,11 +98,12 @@ def _output_folder(out_dir: Path, inputs: Sequence[Path]) -> Path:
     return out_dir
 
 
-def run_corpus(kind: str, inputs: Sequence[Path], out_dir: Path, build: Callable[[], Language], *,
+def run_corpus(work: Work, inputs: Sequence[Path], out_dir: Path, build: Callable[[], Language], *, kind: str,
                scheduler: str = "local", n_workers: int = 2, lines_per_partition: int = 10_000,
                batch_size: int = 256, skip_bad_lines: bool = False, retries: int = 2) -> CorpusRun:
-    """Annotate or gate the input files partition by partition on a Dask cluster; the manifest is written last,
-    listing every partition, done, stopped or failed."""
+    """Do ``work`` on the input files partition by partition on a Dask cluster, each worker on the pipeline
+    ``build`` makes; the manifest (which calls the run ``kind``) is written last, listing every partition, done,
+    stopped or failed."""
     from .worker import partition_task, with_pipeline
 
     inputs = [Path(p) for p in inputs]
@@ -188,7 +114,7 @@ def run_corpus(kind: str, inputs: Sequence[Path], out_dir: Path, build: Callable
     parts = partitions(inputs, lines_per_partition)
     with client_for(scheduler, n_workers) as client:
         out_dir.mkdir(exist_ok=True)  # once the cluster answered: a run that cannot start leaves nothing behind
-        task = partial(partition_task, with_pipeline(client, build), kind, out_dir=str(out_dir), batch_size=batch_size,
+        task = partial(partition_task, with_pipeline(client, build), work, out_dir=str(out_dir), batch_size=batch_size,
                        skip_bad_lines=skip_bad_lines)
         entries = run_partitions(client, task, parts, retries)
     manifest = {"kind": kind, "inputs": [str(p) for p in inputs], "lines_per_partition": lines_per_partition,
@@ -204,18 +130,20 @@ def default_build(max_length: Optional[int] = None) -> Language:
     return load(max_length or DEFAULT_MAX_LENGTH)
 
 
-def annotate_corpus(inputs: Sequence[Path], out_dir: Path, *, build: Callable[[], Language] = default_build,
-                    **settings) -> CorpusRun:
+def annotate_corpus(inputs: Sequence[Path], out_dir: Path, *, build: Optional[Callable[[], Language]] = None,
+                    max_length: Optional[int] = None, **settings) -> CorpusRun:
     """Annotate .txt/.jsonl files on a Dask cluster (``scheduler="local"`` or an address) into per-partition JSONL
-    records and DocBins in ``out_dir``, with ``manifest.json``; ``settings`` as ``run_corpus``."""
-    return run_corpus(ANNOTATE, inputs, out_dir, build, **settings)
+    records and DocBins in ``out_dir``, with ``manifest.json``; each worker builds ``build()`` (the default
+    pipeline, with ``max_length`` when given); ``settings`` as ``run_corpus``."""
+    return run_corpus(annotate_partition, inputs, out_dir, build or partial(default_build, max_length),
+                      kind="annotate", **settings)
 
 
 def gate_corpus(inputs: Sequence[Path], out_dir: Path, *, build: Callable[[], Language] = default_build,
                 **settings) -> CorpusRun:
     """Gate pair files (``{"id", "source", "memory"}`` a line) on a Dask cluster into per-partition JSONL reports
     in ``out_dir``, with ``manifest.json``; ``settings`` as ``run_corpus``."""
-    return run_corpus(GATE, inputs, out_dir, build, **settings)
+    return run_corpus(gate_partition, inputs, out_dir, build, kind="gate", **settings)
 
 
 def records(manifest: Path) -> Iterator[Dict]:

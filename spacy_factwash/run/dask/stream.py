@@ -11,10 +11,9 @@ from typing import Callable, Iterable, Iterator, List
 from spacy.language import Language
 from spacy.util import minibatch
 
+from ...io.inputs import InputLine
 from ...pipes.names import COMPARE
-from ..stream import InputLine
-from . import ScaleError
-from .cluster import LOCAL, client_for
+from .cluster import LOCAL, ScaleError, client_for
 
 
 def ordered(client, task: Callable, items: Iterable[List], in_flight: int, retries: int = 2) -> Iterator:

@@ -15,9 +15,10 @@ import cloudpickle
 from distributed import WorkerPlugin, get_worker
 from spacy.language import Language
 
+from ...io.inputs import InputLine
 from ...pipes.gate.gate import Gate
 from ...pipes.names import COMPARE
-from ..stream import InputLine, annotate_batch
+from ..records import annotate_batch
 
 
 class PipelinePlugin(WorkerPlugin):
@@ -72,12 +73,10 @@ def gate_task(plugin_name: str, batch: List, component: str = COMPARE) -> List[T
         return Gate(plugin.nlp, component).gate_batch(batch)
 
 
-def partition_task(plugin_name: str, kind: str, partition, out_dir: str, batch_size: int,
+def partition_task(plugin_name: str, work: Callable, partition, out_dir: str, batch_size: int,
                    skip_bad_lines: bool) -> Dict:
-    """Annotate or gate one partition on this worker's pipeline and write its files; its manifest entry."""
-    from .corpus import ANNOTATE, annotate_partition, gate_partition
-
+    """Do a partition's ``work`` (``run.partitions``) on this worker's pipeline, which writes its files; its
+    manifest entry."""
     plugin = worker_plugin(plugin_name)
-    run = annotate_partition if kind == ANNOTATE else gate_partition
     with plugin.lock:
-        return run(plugin.nlp, partition, Path(out_dir), batch_size, skip_bad_lines)
+        return work(plugin.nlp, partition, Path(out_dir), batch_size, skip_bad_lines)

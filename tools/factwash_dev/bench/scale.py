@@ -6,13 +6,15 @@ stream of distinct pairs. Used by ``bench-scale``; nothing at runtime imports it
 import time
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Callable, Iterator, List, Sequence, Tuple
 
 from spacy_factwash.api import load
+from spacy_factwash.io.inputs import InputLine
 from spacy_factwash.pipes.gate.gate import Gate
 from spacy_factwash.run.dask.cluster import LOCAL, client_for
 from spacy_factwash.run.dask.stream import annotate_stream
-from spacy_factwash.run.stream import InputLine, annotate_records, output_record
+from spacy_factwash.run.records import annotate_records, annotation_record
 
 from .speed import clear_caches, current_rss_mb
 
@@ -70,7 +72,7 @@ def _spacy_n_process(texts: Sequence[str], n_process: int, batch_size: int) -> I
     """spaCy's ``n_process``: workers annotate, the Docs come back to this process to be read."""
     nlp = load()
     pairs = ((text, item) for text, item in zip(texts, _lines(texts)))
-    return (output_record(item, doc) for doc, item in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size,
+    return (annotation_record(item, doc) for doc, item in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size,
                                                                 n_process=n_process))
 
 
@@ -141,3 +143,30 @@ def stream_memory(pairs: Iterator[Tuple[str, str]], every: int, batch_size: int 
         if count % every == 0:
             readings.append((count, current_rss_mb()))
     return readings
+
+
+def scale_bench(root: Path, texts: int, pairs: int, stream: int, workers: int, repeat: int = 1) -> Iterator[str]:
+    """The lines of the scale bench, each as soon as it is measured (``bench-scale``'s options): BioScope
+    sentences (cycled up to ``texts``) and ``pairs`` distinct pairs in each way of running, the cost of starting
+    the workers, and resident memory every 10,000 pairs of a stream of ``stream`` distinct pairs."""
+    from ..evaluation.bioscope import read_sentences
+
+    folder = root / "bioscope" / "raw"
+    sentences = read_sentences(folder / "abstracts.xml") + read_sentences(folder / "full_papers.xml")
+    sample, pair_sample = [sentences[i % len(sentences)] for i in range(texts)], list(distinct_pairs(sentences, pairs))
+    yield (f"{texts:,} sentences ({min(texts, len(sentences)):,} distinct, BioScope), {pairs:,} distinct pairs, "
+           f"{workers} processes")
+    up, built, resident = worker_start(workers)
+    yield (f"  Dask start: {up:.1f} s for {workers} worker processes, then {built:.1f} s to build the pipeline on "
+           f"each (in parallel), {resident:,.0f} MB resident per worker; in the Dask rows' whole-run figures")
+    for what, rates in (("sentences", annotation_rates(sample, workers, repeat=repeat)),
+                        ("pairs", gate_rates(pair_sample, workers, repeat=repeat))):
+        yield from (f"  {what:<9} {rate.name:<30} {rate.per_second:>8,.0f} {what}/s  {rate.seconds:>6.1f} s  "
+                    f"ratio to 1 process {rate.ratio:.2f};  after the first batch {rate.steady_per_second:>8,.0f}"
+                    f" {what}/s, ratio {rate.steady_ratio:.2f}" for rate in rates)
+    if stream:
+        readings = stream_memory(distinct_pairs(sentences, stream), 10_000)
+        yield "  resident memory, distinct pairs: " + ", ".join(f"{n:,}: {mb:,.0f} MB" for n, mb in readings)
+        if readings:
+            first, last = readings[0][1], readings[-1][1]
+            yield f"  growth after the first reading: {last - first:+,.0f} MB ({(last - first) / first:+.1%})"

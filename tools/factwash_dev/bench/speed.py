@@ -8,7 +8,8 @@ times, interleaved, and the best run of each is kept.
 import gc
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Sequence, Tuple
+from pathlib import Path
+from typing import Callable, Dict, Iterator, List, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
@@ -59,6 +60,18 @@ def measure(texts: Sequence[str], repeat: int = 5, batch_size: int = 1000) -> Li
     best = best_seconds(pipelines, texts, repeat, batch_size)
     floor = best["tokenizer+sentencizer (floor)"]
     return [SpeedResult(name, len(texts) / seconds, seconds / floor) for name, seconds in best.items()]
+
+
+def speed_bench(corpus: Path, repeat: int = 5, limit: int = 0) -> Iterator[str]:
+    """The lines of the speed bench on a BioScope file (its first ``limit`` sentences when given): sentences per
+    second of each pipeline and its ratio to the floor."""
+    from ..evaluation.bioscope import read_sentences
+
+    sentences = read_sentences(corpus)[:limit or None]
+    yield f"{len(sentences):,} sentences from {corpus}, best of {repeat} runs each"
+    for result in measure(sentences, repeat=repeat):
+        yield (f"  {result.name:<42} {result.sentences_per_second:>9,.0f} sentences/s   "
+               f"ratio {result.ratio_to_floor:.2f}")
 
 
 def best_seconds(pipelines: Dict[str, Language], texts: Sequence[str], repeat: int = 5,

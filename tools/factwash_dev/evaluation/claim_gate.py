@@ -26,6 +26,22 @@ def read_before(path: Path) -> Dict[str, object]:
     return json.loads(Path(path).read_text(encoding="utf8"))
 
 
+def measure_after(root: Path, splits: Path, sets: Path, gate) -> Dict[str, object]:
+    """The gate now, measured on the data ``before`` was: the written sets, the corpus pairs of the test halves,
+    FRANK test, SummEdits and the growth of the work of comparing."""
+    from .evaluate import evaluation_pipeline
+    from .frank import score as frank_score
+    from .gate_pairs import build_pairs, score_pairs
+    from .gate_sets import score_sets
+    from .summedits import gate_score
+    from .work import work_growth
+
+    return {"lexicon_version": gate.lexicon_version, "sets": score_sets(sets, gate)["sets"],
+            "corpus": score_pairs(build_pairs(root, splits, evaluation_pipeline()), gate),
+            "frank": frank_score(root / "frank" / "raw", gate), "summedits": gate_score(root, gate),
+            "work": work_growth()}
+
+
 def _pair(before: float, after: float) -> str:
     return f"{before:.2f} → {after:.2f}"
 

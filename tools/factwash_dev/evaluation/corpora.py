@@ -15,7 +15,7 @@ from spacy_factwash.io.outputs import write_bytes
 
 from . import bioscope, cdsco, polnear, szeged, tempeval
 from .gold import GoldText
-from .split import make_split, read_split, select_half
+from .split import SplitError, make_split, read_split, select_half
 
 
 @dataclass(frozen=True)
@@ -57,12 +57,17 @@ def split_path(split_dir: Path, corpus: str) -> Path:
     return split_dir / f"{corpus}.json"
 
 
-def write_docbins(root: Path, split_dir: Path, out: Path, nlp) -> Dict[str, int]:
-    """Save every corpus half as a DocBin of gold Docs (``out/<corpus>-<half>.spacy``); returns Doc counts."""
+def write_docbins(root: Path, split_dir: Path, out: Path, nlp=None) -> Dict[str, int]:
+    """Save every corpus half as a DocBin of gold Docs (``out/<corpus>-<half>.spacy``, tokenized by ``nlp``: by
+    default a blank English pipeline taking whole documents); returns Doc counts."""
+    import spacy
     from spacy.tokens import DocBin
 
     from .gold import to_doc
 
+    if nlp is None:
+        nlp = spacy.blank("en")
+        nlp.max_length = 10_000_000
     out.mkdir(parents=True, exist_ok=True)
     counts = {}
     for name in CORPORA:
@@ -88,6 +93,21 @@ def write_splits(root: Path, split_dir: Path) -> Dict[str, Path]:
         written[name] = path
     written["claim-strength"] = write_strength_split(root, split_dir)
     return written
+
+
+def check_splits(root: Path, split_dir: Path) -> Dict[str, Path]:
+    """The committed split files in ``split_dir``, each checked against what the split rule writes now; a
+    ``SplitError`` naming the first that differs (the committed split has drifted)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        checked = {}
+        for name, path in write_splits(root, Path(scratch)).items():
+            committed = split_dir / path.name
+            if not committed.is_file() or committed.read_bytes() != path.read_bytes():
+                raise SplitError(f"{committed}: differs from the split rule's output; the committed split has drifted")
+            checked[name] = committed
+        return checked
 
 
 def read_half(root: Path, name: str, half: str, split_dir: Path) -> Iterator[GoldText]:

@@ -154,6 +154,20 @@ def markdown_table(result: Dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def save_evaluation(result: Dict[str, object], output_dir: Path, name: str) -> str:
+    """Write a result as ``metrics-NAME.json`` and its table as ``table-NAME.md`` into ``output_dir`` (made when
+    missing); the table."""
+    import json
+
+    from spacy_factwash.io.outputs import write_text
+
+    output_dir.mkdir(parents=True, exist_ok=True)
+    write_text(output_dir / f"metrics-{name}.json", json.dumps(result, indent=1) + "\n")
+    table = markdown_table(result)
+    write_text(output_dir / f"table-{name}.md", table)
+    return table
+
+
 SENSE_LABELS = ("HEDGE", "ATTRIBUTION")
 SENSE_CORPORA = tuple(dict.fromkeys(v.corpus for v in VIEWS if v.label in SENSE_LABELS))
 

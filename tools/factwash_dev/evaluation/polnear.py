@@ -63,14 +63,3 @@ def read(root: Path) -> Iterator[GoldText]:
                 label, group = GROUPS[kind]
                 spans.extend(GoldSpan(start, end, label, group) for start, end in fragments)
             yield GoldText("polnear", subset, text_path.stem, text_path.stem, text, spans, is_sentence=False)
-
-
-def annotator_counts(root: Path) -> Dict[str, int]:
-    """How many articles per compartment have more than one annotator's file (for the report)."""
-    data = root / "data"
-    counts = {}
-    for subset in SPLITS:
-        files = list((data / subset / "attributions").glob("*.ann"))
-        stems = {p.stem.rsplit("_", 1)[0] for p in files}
-        counts[subset] = len(files) - len(stems)
-    return counts

@@ -34,7 +34,6 @@ PUBLISHED = {
     "eureka": {"macro_f1": 0.892, "f1": {"none": 0.827, "correlational": 0.903, "conditional_causal": 0.936,
                                          "direct_causal": 0.903}},
 }
-SUBSET_NAMES = {"pubmed": "research papers (PubMed conclusions)", "eureka": "press releases (EurekAlert)"}
 
 
 def strength_pipeline() -> Language:

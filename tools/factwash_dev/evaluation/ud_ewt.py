@@ -20,7 +20,7 @@ figures are counted.
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterator, List
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -225,8 +225,3 @@ def raw_texts(conllu: str) -> List[str]:
     """The ``# text =`` line of every sentence: raw text for speed measurements."""
     prefix = "# text = "
     return [line[len(prefix):] for line in conllu.splitlines() if line.startswith(prefix)]
-
-
-def sentences_of(paths: Sequence[Path]) -> Tuple[str, ...]:
-    """The raw sentence texts of several CoNLL-U files, in order."""
-    return tuple(text for path in paths for text in raw_texts(Path(path).read_text(encoding="utf8")))

@@ -125,3 +125,37 @@ def score_sample(drawn: Dict[str, List[Tuple[str, bool]]], nlp, witness, run_pat
     with RunFile(run_path) as run:
         run_sample(drawn, nlp, witness, run)
         return score_records(run, drawn)
+
+
+def witness_run(root: Path, splits: Path, nlp, witness, per_class: int,
+                output_dir: Path) -> Tuple[Dict[str, dict], Path]:
+    """``witness_scores`` kept in a run file under ``output_dir/model-runs`` named for its lineage (operation,
+    model, sample size, prompt, seed), the scores written beside it as ``<run>.scores.json``; the scores and the
+    run file. An exhausted budget stops it with a ``BudgetExhausted`` that says where the results so far are."""
+    import json
+
+    from spacy_factwash.io.outputs import write_text
+    from spacy_factwash.io.runfile import run_name
+    from spacy_factwash.llm.budget import BudgetExhausted
+    from spacy_factwash.llm.client import load_prompt
+
+    name = run_name("witness-eval", witness.model, {"per_class": per_class, "prompt": load_prompt("witness").id}, SEED)
+    run_path = output_dir / "model-runs" / name
+    try:
+        scores = witness_scores(root, splits, nlp, witness, per_class, run_path)
+    except BudgetExhausted as err:
+        raise BudgetExhausted(f"{err.message}. Results so far are in {run_path}; run again with a higher --max-usd "
+                              "to continue.") from err
+    write_text(output_dir / f"{run_path.stem}.scores.json", json.dumps(scores, indent=1) + "\n")
+    return scores, run_path
+
+
+def score_lines(scores: Dict[str, dict]) -> List[str]:
+    """The scores as lines to read: per class, the word list's and the witness's P, R and F1 (and the witness's
+    discarded replies), after a line counting the sentences that got no reply, if any did."""
+    missing = sum(result["missing"] for result in scores.values())
+    lines = [f"{missing} sentence(s) got no reply (failed calls); they are not scored; run again to ask them"
+             ] if missing else []
+    return lines + [f"{label:<12} {name:<10} P {s['p']:.2f}  R {s['r']:.2f}  F1 {s['f1']:.2f}"
+                    + (f"  discarded {s['discarded']}" if "discarded" in s else "")
+                    for label, result in scores.items() for name, s in ((n, result[n]) for n in ("word_list", "witness"))]

@@ -1,5 +1,7 @@
 """quantulum3's large regular expressions compiled once and kept, so a new process does not compile them again.
 
+Used by ``quantulum.py``, which hands quantulum3's ``regex`` module the stand-in for ``re`` made here.
+
 quantulum3 joins every unit name and symbol it knows into one alternation of about 150,000 characters; Python's
 ``re`` takes a fifth of a second to compile it, in every process, on its first value. Python keeps no compiled
 pattern between processes, so the compiled program (what ``re`` hands its C engine) is kept here, in the cache

@@ -1,4 +1,4 @@
-"""quantulum3's plurals from a table recorded once, so reading a value does not import inflect.
+"""quantulum3's plurals from a table recorded once, so reading a value does not import inflect (for ``quantulum.py``).
 
 quantulum3 imports inflect for one thing on the gate's path: the plural of each unit name and number word, asked
 while it builds its unit tables and regexes. inflect 7 checks its own types with typeguard, which recompiles each

@@ -1,12 +1,13 @@
 """Values: numbers with their units, in base units, bound to what they count and to the words around them.
 
-quantulum3 reads numbers and units. It costs milliseconds a call, growing
-with the text, and a second or more to import, so it is imported on the
-first number and runs only on short windows around tokens spaCy marks
-``like_num`` (enough for "$1.2 million", "1.2 million dollars", "5 GB").
+quantulum3 reads numbers and units (through ``quantulum.py``, its fence).
+It costs milliseconds a call, growing with the text, and a second or more
+to import, so it is imported on the first number and runs only on short
+windows around tokens spaCy marks ``like_num`` (enough for "$1.2 million",
+"1.2 million dollars", "5 GB").
 Each value is then
 
-- put in its dimension's base unit (``units.json``: 3 km = 3,000 m,
+- put in its dimension's base unit (``units.json`` of the value tables: 3 km = 3,000 m,
   30 °C = 86 °F, 2 hours = 120 minutes, 25% = 0.25; a currency is a
   dimension of its own, so no currency equals another; a data size with a
   decimal prefix may mean the binary one, and both readings are kept);
@@ -15,25 +16,18 @@ Each value is then
   from the gate's word lists) and whether it is one end of a range.
 """
 
-import json
 import re
-import warnings
 from dataclasses import dataclass
-from functools import lru_cache, wraps
-from importlib import import_module
-from pathlib import Path
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.strings import get_string_id
 from spacy.tokens import Span
 
-from . import plurals
-from .cache_files import cache_folder
-from .compiled_patterns import keeping_compiled
+from ....lexicon.sets import UNITS_FILE, VALUES
+from ....lexicon.tables import table_json
+from .quantulum import Reading, read_values
 
-UNITS_FILE = Path(__file__).with_name("units.json")
-QUANTULUM_LANGUAGE = "en_US"
-WARM_UP = "between one and 2.5 km"  # a first parse, which makes quantulum3 build its unit tables and regexes
 DIMENSIONLESS = "dimensionless"
 BEFORE, AFTER = 3, 4  # tokens read on each side of a number
 PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
@@ -54,22 +48,23 @@ FRACTION_BEFORE = re.compile(r"\b(?:a|one|three)[\s-]+$", re.IGNORECASE)
 
 @lru_cache(maxsize=1)
 def unit_table() -> Tuple[Dict[str, Tuple[str, float, float]], Dict[str, str]]:
-    """(quantulum3 unit name -> (dimension, factor, offset), currency code -> currency) from ``units.json``."""
-    data = json.loads(UNITS_FILE.read_text(encoding="utf8"))
+    """(quantulum3 unit name -> (dimension, factor, offset), currency code -> currency) from ``units.json`` (the
+    value tables this process reads, ``lexicon/tables.py``)."""
+    data = table_json(VALUES.name, UNITS_FILE)
     return {name: tuple(row) for name, row in data["units"].items()}, data["currency_codes"]
 
 
 @lru_cache(maxsize=1)
 def misread_units() -> Dict[str, str]:
     """Unit words quantulum3 leaves unread after a number ("10 hectares"), and the unit they name."""
-    return json.loads(UNITS_FILE.read_text(encoding="utf8"))["misread_units"]
+    return table_json(VALUES.name, UNITS_FILE)["misread_units"]
 
 
 @lru_cache(maxsize=1)
 def unit_hashes() -> FrozenSet[int]:
     """Words that, right after a number, are part of its value ("percent", "dollars", "km"), from ``units.json``,
     as string-store hashes."""
-    return frozenset(get_string_id(word) for word in json.loads(UNITS_FILE.read_text(encoding="utf8"))["unit_words"])
+    return frozenset(get_string_id(word) for word in table_json(VALUES.name, UNITS_FILE)["unit_words"])
 
 
 @dataclass(frozen=True)
@@ -92,78 +87,24 @@ class Quantity:
         return self.entity != DIMENSIONLESS
 
 
-# quantulum3 functions that return a set of operator or range words, which it joins into regex alternations (or,
-# for the grouping and decimal marks, character classes: the same meaning in any order, but one pattern text, so
-# that its compiled program is kept once)
-ORDERED_WORDS = ("multiplication_operators", "division_operators", "operators", "ranges", "uncertainties",
-                 "grouping_operators", "decimal_operators")
-
-
-def _in_fixed_order(words):
-    """``words`` longest first, then alphabetically: one alternation order whatever the hash seed."""
-    @wraps(words)
-    def ordered(lang: str = "en_US") -> List[str]:
-        return sorted(words(lang), key=lambda word: (-len(word), word))
-
-    return ordered
-
-
-def _by_name(choose):
-    """quantulum3's unit chooser, given the candidates by name: it keeps the first of equally good ones."""
-    @wraps(choose)
-    def by_name(candidates, text: str, lang: str = "en_US"):
-        return choose(sorted(candidates, key=lambda candidate: candidate.name), text, lang)
-
-    return by_name
-
-
-@lru_cache(maxsize=1)
-def _parser():
-    """quantulum3's parser, imported once (its optional classifier is not needed), read the same way in every
-    process. quantulum3 builds its regexes from Python sets and breaks ties between units by set order, so what it
-    reads ("0.5 /mL" with or without its unit) changed with the string hash seed (quantulum3 issue #230); its set
-    words are put in a fixed order and its cached regexes rebuilt from them. Its plurals come from a table recorded
-    once (``plurals.py``), so inflect is not imported, and its large regexes from programs compiled once
-    (``compiled_patterns.py``); the tables quantulum3 builds on its first parse are built here, and the plurals
-    they asked for recorded when the table lacked any."""
-    folder = cache_folder()
-    path = None if folder is None else plurals.table_path(folder)
-    with warnings.catch_warnings(), plurals.plurals_from_table(path) as table:
-        warnings.filterwarnings("ignore", message="Classifier dependencies not installed")
-        from quantulum3 import load, no_classifier, parser, regex
-        import_module(f"quantulum3._lang.{QUANTULUM_LANGUAGE}.parser")  # imports inflect, for its plurals
-    if folder is not None:
-        regex.re = keeping_compiled(folder)
-    for name in ORDERED_WORDS:
-        if not hasattr(getattr(regex, name), "__wrapped__"):
-            setattr(regex, name, _in_fixed_order(getattr(regex, name)))
-    if not hasattr(no_classifier.disambiguate_no_classifier, "__wrapped__"):
-        no_classifier.disambiguate_no_classifier = _by_name(no_classifier.disambiguate_no_classifier)
-    load._CACHE_DICT.clear()  # regexes built before this point were built in hash order
-    parser.parse(WARM_UP)
-    if table is not None and table.added:
-        plurals.write_table(table, path)
-    return parser
-
-
-def _values(quantity, text: str) -> Tuple[Tuple[float, bool, bool], ...]:
-    """The values a quantulum3 quantity states, each with whether it is one end of a range and whether the range
+def _values(quantity: Reading, text: str) -> Tuple[Tuple[float, bool, bool], ...]:
+    """The values a quantulum3 reading states, each with whether it is one end of a range and whether the range
     is written "from ... to": a range ("from 120 ms to 80 ms", "5-10 GB") is read as its midpoint and
     half-width, so both ends are given back; a stated uncertainty ("5 ± 0.2 mg") stays one value."""
-    spread = float(getattr(quantity, "uncertainty", None) or 0)
+    spread = quantity.uncertainty
     if spread and not any(mark in quantity.surface.lower() for mark in PLUS_MINUS):
         before = text[:quantity.span[0]].rstrip().lower()
         path = quantity.surface.lower().startswith("from") or before.endswith("from")
-        return (float(quantity.value) - spread, True, path), (float(quantity.value) + spread, True, path)
-    return ((float(quantity.value), False, False),)
+        return (quantity.value - spread, True, path), (quantity.value + spread, True, path)
+    return ((quantity.value, False, False),)
 
 
-def _read(quantity, text: str) -> Tuple[float, str, str, str, int, int]:
-    """One quantulum3 quantity as (value, unit, entity, surface, start, end), with what it misreads put right:
+def _read(quantity: Reading, text: str) -> Tuple[float, str, str, str, int, int]:
+    """One quantulum3 reading as (value, unit, entity, surface, start, end), with what it misreads put right:
     "120 minutes" read as an angle, "half a million" read as 1.5 million, "percentage points" read as percent,
     "minus 5" read as 5, a unit left unread ("10 hectares"), and a unit glued to the word after it ("30 °C at" read
     as degree Celsius ampere-turn)."""
-    value, unit, entity = float(quantity.value), quantity.unit.name, quantity.unit.entity.name
+    value, unit, entity = quantity.value, quantity.unit, quantity.entity
     start, end = quantity.span
     surface = text[start:end] if start >= 0 else quantity.surface
     if unit == "minute of arc" and ARC_MINUTE.search(surface):
@@ -181,7 +122,7 @@ def _read(quantity, text: str) -> Tuple[float, str, str, str, int, int]:
         surface = text[start:end]
     trailing = TRAILING_FUNCTION_WORD.search(surface)
     if entity == "unknown" and trailing:
-        again = _parser().parse(surface[:trailing.start()])
+        again = read_values(surface[:trailing.start()])
         if again:
             return _read(again[0], surface[:trailing.start()])[:4] + (start, start + trailing.start())
     return value, unit, entity, surface, start, end
@@ -192,10 +133,10 @@ def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int, bool, bool]
     """(value, unit, entity, surface, start, end, ranged, path) for each value quantulum3 finds in ``text``."""
     found = []
     original, text = text, _blank_period_quarters(RANGE_WORDS.sub(lambda m: m.group().lower(), text))  # same length
-    for quantity in _parser().parse(text):
+    for quantity in read_values(text):
         value, unit, entity, surface, start, end = _read(quantity, original)
         for reading, ranged, path in _values(quantity, text):
-            found.append((reading * value / float(quantity.value) if quantity.value else reading, unit, entity,
+            found.append((reading * value / quantity.value if quantity.value else reading, unit, entity,
                           surface, start, end, ranged, path))
     return tuple(found)
 
@@ -314,9 +255,3 @@ def words_before(span: Span, quantity: Quantity, reach: int = 3) -> Tuple[int, i
     if value is None:
         return 0, 0
     return max(span.start, value.start - reach), value.start
-
-
-def shared_dimension(sides: Sequence[Sequence[Quantity]]) -> bool:
-    """Whether every side has a value of one common dimension."""
-    dimensions = [{q.dimension for q in side} for side in sides]
-    return bool(set.intersection(*dimensions)) if dimensions else False

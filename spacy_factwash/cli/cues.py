@@ -1,0 +1,79 @@
+"""``cues`` (one text, its cues shown) and ``annotate`` (a file of texts to JSONL records)."""
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..api import DEFAULT_MAX_LENGTH
+from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PARTITION_LINES_OPTION,
+                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary, fail)
+
+
+@app.command()
+def cues(
+    text: str = typer.Argument(..., help="The text to annotate."),
+    as_json: bool = typer.Option(False, "--json", help="Print the cues as JSON instead of marked text."),
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
+) -> None:
+    """Print TEXT with its cues marked, and one line per cue: offsets, lexicon entry, source."""
+    from ..api import pipeline_on
+    from ..io.textfile import surrogate_problem
+    from ..pipes.names import CUES
+    from ..render.display import cue_rows, mark_cues
+    from ..run.records import cue_dicts
+
+    problem = surrogate_problem(text)
+    if problem:
+        fail(problem)
+    nlp = pipeline_on(lexicon_dir)
+    if not text.strip():
+        return typer.echo("empty text: nothing to annotate (no cues)")
+    if len(text) > nlp.max_length:
+        fail(f"text of {len(text):,} characters exceeds max_length {nlp.max_length:,}")
+    doc, component = nlp(text), nlp.get_pipe(CUES)
+    if as_json:
+        return typer.echo(json.dumps({"lexicon_version": component.lexicon_version,
+                                      "lexicon_digest": component.lexicons.digest, "cues": cue_dicts(doc)}))
+    typer.echo(mark_cues(doc) + "\n\n" + ("\n".join(cue_rows(cue_dicts(doc))) or "  (no cues)"))
+    typer.echo(f"\nlexicon version {component.lexicon_version}")
+
+
+@app.command()
+def annotate(
+    input_path: Path = typer.Argument(..., help="A .txt file (one text a line) or .jsonl file ({\"text\": ...} a line)."),
+    output_path: Path = typer.Argument(..., help="Where to write JSONL: one record per input line."),
+    n_process: int = N_PROCESS_OPTION,
+    batch_size: int = BATCH_SIZE_OPTION,
+    skip_bad_lines: bool = SKIP_BAD_LINES_OPTION,
+    max_length: int = typer.Option(
+        DEFAULT_MAX_LENGTH, "--max-length", min=1, help="Longest text, in characters, to annotate; longer lines are bad lines."
+    ),
+    scheduler: Optional[str] = SCHEDULER_OPTION,
+    workers: int = WORKERS_OPTION,
+    partition_lines: int = PARTITION_LINES_OPTION,
+    lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
+) -> None:
+    """Stream a corpus through the default pipeline and write its cues as JSONL.
+
+    With --scheduler, OUTPUT_PATH is a folder: the input is cut into partitions of --partition-lines lines,
+    annotated on a Dask cluster, and each partition written as JSONL and a spaCy DocBin, with manifest.json
+    listing them in input order (a partition that fails is retried, then reported; the exit status is 1).
+    """
+    from ..run.annotate import annotate_file
+
+    if scheduler is not None:
+        if lexicon_dir is not None:
+            fail("--lexicon-dir does not reach Dask workers yet: run without --scheduler (or --n-process N)", 2)
+        from ..run.dask import annotate_corpus
+
+        return corpus_run_summary("annotate", annotate_corpus(
+            [input_path], output_path, scheduler=scheduler, n_workers=workers, max_length=max_length,
+            batch_size=batch_size, skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines))
+    summary = annotate_file(input_path, output_path, max_length=max_length, batch_size=batch_size, n_process=n_process,
+                            skip_bad_lines=skip_bad_lines, lexicon_dir=lexicon_dir, progress=bar(" lines"))
+    if summary.stop:
+        fail(summary.stop)
+    typer.echo(f"wrote {summary.written} records to {output_path} ({summary.empty} empty texts, "
+               f"{summary.bad} bad lines skipped)", err=True)

@@ -1,0 +1,71 @@
+"""Annotating a file of texts into a file of records: the work behind ``annotate``.
+
+Each line of input gives one record (``records.annotation_record``), in
+input order, however many processes the executor annotates with. The output
+is written through ``outputs.atomic_output``: never over the input, renamed
+into place when the run ends; a run that stops at a bad line keeps the
+records before it.
+"""
+
+import json
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Optional, Tuple, Union
+
+from ..api import load
+from ..executors import Executor
+from ..io.inputs import InputLine, input_file, read_inputs
+from ..io.outputs import atomic_output
+from ..io.progress import Progress, quiet
+from ..io.textfile import line_count
+from ..lexicon.frozen import load_lexicons
+from .local import executor_of
+
+
+@dataclass
+class AnnotateSummary:
+    """What an annotation run wrote: records, empty texts, bad lines skipped, and why it stopped early, if it did."""
+
+    written: int = 0
+    empty: int = 0
+    bad: int = 0
+    stop: Optional[str] = None
+
+
+def write_annotations(write: Callable[[str], None], results: Iterable[Tuple[InputLine, Optional[Dict]]],
+                      input_path: Path, skip_bad_lines: bool) -> AnnotateSummary:
+    """Write each record as a JSONL line, in order; stop at the first bad line unless skipping (then count it)."""
+    summary = AnnotateSummary()
+    for item, record in results:
+        if record is None:
+            if not skip_bad_lines:
+                summary.stop = f"{input_path}:{item.number}: {item.error} (use --skip-bad-lines to skip it)"
+                break
+            summary.bad += 1
+            continue
+        summary.empty += record["status"] == "empty"
+        write(json.dumps(record, ensure_ascii=False) + "\n")
+        summary.written += 1
+    return summary
+
+
+def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch_size: int = 256,
+                  n_process: int = 1, executor: Union[Executor, str, None] = None, skip_bad_lines: bool = False,
+                  lexicon_dir: Optional[Path] = None, progress: Progress = quiet) -> AnnotateSummary:
+    """Annotate every line of ``input_path`` with the default pipeline (on ``lexicon_dir``'s cue lexicon when
+    given, verified before any input is read) into one JSONL file, in order.
+
+    The batches go to ``executor`` (one, or the name of one registered; by default this process, or for
+    ``n_process`` > 1 the Dask executor: a local cluster of that many worker processes, the ``dask`` extra),
+    which builds the pipeline once per process; records come back in input order.
+    """
+    input_file(input_path)
+    if lexicon_dir is not None:
+        load_lexicons(lexicon_dir)
+    build = partial(load, max_length, lexicon_dir=None if lexicon_dir is None else str(lexicon_dir))
+    results = executor_of(executor, n_process).annotate(build, read_inputs(input_path, max_length),
+                                                        batch_size=batch_size, n_workers=n_process)
+    with atomic_output(output_path, [input_path]) as out:
+        return write_annotations(out.write, progress(results, total=line_count(input_path), desc="annotate"),
+                                 input_path, skip_bad_lines)

@@ -1,0 +1,63 @@
+"""The gate bench as lines to read: pairs per second in one process on the written sets and on PolNeAR pairs
+(with and without digits), resident memory over a long stream, ``inspect`` once per pair against one stream,
+and a long document against the time to annotate it, with how comparing grows as texts double. Used by
+``bench-gate``; every ratio is computed here, from figures measured in the same run."""
+
+from itertools import islice
+from pathlib import Path
+from typing import Iterator, Sequence, Tuple
+
+from .speed import gate_speed, growth, long_document_speed, per_call_speed, stream_memory
+
+
+def has_digits(pair: Tuple[str, str]) -> bool:
+    """Whether a pair holds a digit (a value to read: the gate's slower path)."""
+    return any(ch.isdigit() for ch in pair[0] + pair[1])
+
+
+def polnear_pairs(root: Path, splits: Path, count: int) -> Sequence[Tuple[str, str]]:
+    """The first ``count`` PolNeAR attribution pairs of the dev half: enough distinct pairs that no text repeats
+    (no cache helps), for speed only."""
+    from ..evaluation.evaluate import evaluation_pipeline
+    from ..evaluation.gate_pairs import iter_pairs
+
+    pairs = iter_pairs(root, splits, evaluation_pipeline(), rows=[("polnear", "ATTRIBUTION")], half="dev")
+    return [(p.source, p.memory) for p in islice(pairs, count)]
+
+
+def gate_bench(root: Path, splits: Path, sets: Path, polnear: int, stream: int, long_sentences: int,
+               growth_from: int) -> Iterator[str]:
+    """The lines of the gate bench, each as soon as it is measured (``bench-gate``'s options)."""
+    from ..evaluation.gate_sets import written_pairs
+
+    written, pairs = written_pairs(sets), polnear_pairs(root, splits, polnear)
+    named = {"written sets": written, "PolNeAR pairs": pairs,
+             "PolNeAR pairs, no digits": [p for p in pairs if not has_digits(p)],
+             "PolNeAR pairs with digits": [p for p in pairs if has_digits(p)]}
+    for result in gate_speed(named, n_processes=(1,)):
+        yield (f"  {result.name:<28} {result.pairs:>6} pairs  n_process={result.n_process}  "
+               f"{result.pairs_per_second:>7,.0f} pairs/s   peak RSS {result.peak_rss_mb:,.0f} MB")
+    if stream:
+        readings = stream_memory(written + pairs[:1000], stream, max(stream // 10, 1))
+        yield "  resident memory while streaming: " + ", ".join(f"{n:,}: {mb:,.0f} MB" for n, mb in readings)
+        yield f"  growth from the first to the last reading: {readings[-1][1] - readings[0][1]:+,.0f} MB"
+    per_call, floor_rate = per_call_speed(written)
+    yield (f"  inspect() once per pair on the written sets: {per_call:,.0f} pairs/s; annotating the same texts in "
+           f"one stream: {floor_rate:,.0f} pairs/s ({floor_rate / per_call:.1f}x the per-call time)")
+    if long_sentences:
+        yield from long_document_lines([source for source, _ in pairs[:long_sentences]], growth_from)
+
+
+def long_document_lines(sources: Sequence[str], growth_from: int) -> Iterator[str]:
+    """One long document (the sources joined; its memory every 10th of them) against annotating it alone, and
+    how comparing grows as a repetitive source and a cue-dense text double twice from ``growth_from``."""
+    from ..evaluation.work import LONG_TEXTS, NAMES
+
+    floor, total = long_document_speed(" ".join(sources), " ".join(sources[::10]))
+    yield (f"  long document: {len(sources):,} source sentences, {len(sources[::10]):,} memory sentences: "
+           f"annotated in {floor:.2f} s, annotated and gated in {total:.2f} s ({total / floor:.1f}x the floor)")
+    for texts, first in (("repetitive_document", growth_from), ("dense_text", 4 * growth_from)):
+        rows = growth(LONG_TEXTS[texts], (first, 2 * first, 4 * first))
+        steps = ", ".join(f"{size:,}: annotate {a:.2f} s, compare {c:.2f} s" for size, a, c in rows)
+        doubling = rows[-1][2] / rows[-2][2] if rows[-2][2] else float("nan")
+        yield f"  {NAMES[texts]}: {steps}; compare time x{doubling:.1f} for the last doubling (linear: x2)"

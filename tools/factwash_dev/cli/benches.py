@@ -1,0 +1,102 @@
+"""The benches: the cue layer's speed, the gate's, a cold start, processes and Dask workers, and the memory bench's
+table in docs/memory.md."""
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from spacy_factwash.cli._util import fail
+
+from ._util import CORPORA_ENV, CORPORA_OPTION, README_OPTION, REPOSITORY, SETS_OPTION, SPLITS_OPTION, app, \
+    corpora_root, show_table
+
+
+@app.command("bench-speed")
+def bench_speed(
+    corpus: Optional[Path] = typer.Option(
+        None, help=f"BioScope abstracts.xml (default: ${CORPORA_ENV}/bioscope/raw/abstracts.xml)."
+    ),
+    repeat: int = typer.Option(5, min=1, help="Timed runs per pipeline, interleaved; the best is kept."),
+    limit: int = typer.Option(0, min=0, help="Use only the first N sentences (0: all)."),
+) -> None:
+    """Sentences per second of the cue pipeline against the tokenizer+sentencizer floor, and their ratio."""
+    from ..bench.speed import speed_bench
+
+    corpus = corpus or corpora_root(None) / "bioscope" / "raw" / "abstracts.xml"
+    if not corpus.is_file():
+        fail(f"{corpus}: no such file")
+    for line in speed_bench(corpus, repeat, limit):
+        typer.echo(line)
+
+
+@app.command("bench-gate")
+def bench_gate(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    splits: Path = SPLITS_OPTION,
+    sets: Path = SETS_OPTION,
+    polnear_pairs: int = typer.Option(10_000, "--polnear-pairs", min=0, help="How many PolNeAR test pairs to time."),
+    stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Pairs in the memory-flatness stream."),
+    long_sentences: int = typer.Option(5_000, "--long-sentences", min=0,
+                                       help="Source sentences of the long-document pair (its memory takes every 10th)."),
+    growth_from: int = typer.Option(2_000, "--growth-from", min=1,
+                                    help="Sentences of the first repetitive source in the growth rows, doubled twice "
+                                         "(the cue-dense text has four times as many words)."),
+) -> None:
+    """Pairs per second of the gate in one process, peak memory, memory over a long stream, and one long document
+    against the time to annotate it (processes and Dask workers: bench-scale)."""
+    from ..bench.gate import gate_bench
+
+    for line in gate_bench(corpora_root(corpora), splits, sets, polnear_pairs, stream_pairs, long_sentences,
+                           growth_from):
+        typer.echo(line)
+
+
+@app.command("bench-start")
+def bench_start(
+    runs: int = typer.Option(5, "--runs", min=1, help="Fresh interpreters per command (the median is kept)."),
+    first_ever: bool = typer.Option(True, "--first-ever/--no-first-ever",
+                                    help="Also time a check in an empty cache folder (a machine's first use)."),
+) -> None:
+    """Cold start of a one-shot check in fresh interpreters, against `python -c "import spacy"` timed in the same
+    run: median wall and processor seconds, and their ratios to that floor."""
+    from ..bench.start import cold_start, markdown_rows
+
+    typer.echo(markdown_rows(cold_start(runs, first_ever), runs))
+
+
+@app.command("bench-scale")
+def bench_scale(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    texts: int = typer.Option(20_000, "--texts", min=1, help="Sentences to annotate (BioScope, cycled if fewer)."),
+    pairs: int = typer.Option(10_000, "--pairs", min=1, help="Pairs to gate."),
+    stream_pairs: int = typer.Option(100_000, "--stream-pairs", min=0, help="Distinct pairs in the memory stream."),
+    workers: int = typer.Option(2, "--workers", min=2, help="Processes for spaCy n_process and Dask workers."),
+    repeat: int = typer.Option(1, "--repeat", min=1, help="Timed runs of each way, interleaved; the best is kept."),
+) -> None:
+    """Sentences/s and pairs/s in one process, with spaCy's n_process and on a local Dask cluster (ratios to one
+    process, measured in this run; with --repeat, the best of interleaved runs), the cost of starting Dask workers,
+    and resident memory over a stream of distinct pairs (every 10,000; growth after the first reading)."""
+    from ..bench.scale import scale_bench
+
+    for line in scale_bench(corpora_root(corpora), texts, pairs, stream_pairs, workers, repeat):
+        typer.echo(line)
+
+
+@app.command("memory-bench")
+def memory_bench(
+    stimuli: Path = typer.Option(REPOSITORY / "training" / "bench" / "stimuli.jsonl", "--stimuli",
+                                 help="The stimulus set (as for bench)."),
+    writes: List[Path] = typer.Option([REPOSITORY / "training" / "bench" / name
+                                       for name in ("writes_preserve.jsonl", "writes_launder.jsonl")], "--writes",
+                                      help="A file of writes (as for bench); give it once per file."),
+    readme: Optional[Path] = README_OPTION,
+) -> None:
+    """The memory bench's table on the worked example (the user command bench, scored on the stimuli and writes),
+    written into docs/memory.md with --readme."""
+    from spacy_factwash.api import default_gate
+    from spacy_factwash.memory.bench import bench_table, score_files
+
+    from ..evaluation.readme import BENCH
+
+    show_table(bench_table(score_files(stimuli, writes, default_gate())), readme, BENCH)

@@ -38,7 +38,7 @@ from .gate import Gate
 from .language import not_english, too_short
 from .policy import REJECT, REWRITE, verdict
 from ..base import LexiconPipe
-from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
+from .report import CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
 from .words import GateWords, checked_gate_words
 
 DEFAULT_CONFIG = {
@@ -170,7 +170,7 @@ class CompareComponent(LexiconPipe):
         # language may decide its verdict (a self-copy read as Low German was uncheckable)
         foreign = [] if copies(texts) else self.not_english(source, memory, texts)
         if foreign:
-            return Report(verdict((), (), not_english=True), [], [], list(ALWAYS_NOT_CHECKED) + list(CHANGE_TYPES),
+            return Report(verdict((), (), not_english=True), [], [], list(CHANGE_TYPES),
                           version, lexicon_digest=digest, not_english=foreign)
         source_claims, memory_claims = claims_of(source, "source"), claims_of(memory, "memory")
         alignments = align(source_claims.claims, memory_claims.claims, self.threshold)
@@ -210,13 +210,13 @@ class CompareComponent(LexiconPipe):
                            self.max_english_share, self.min_language_words, sentences)
 
     def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]]) -> List[str]:
-        """What no check covered: always ``broadened`` and ``weakened``; the checks the config disabled; claim
+        """What no check covered: the checks the config disabled; claim
         strength when the pipeline has no ``factwash_strength`` to read it; the language, when the check is off or
         the pair (``texts``: its (side, text)) is too short to tell it."""
         missing = [] if STRENGTH_KEY in source.spans and STRENGTH_KEY in memory.spans else ["strengthened_causality"]
         language = ["language"] if (not self.check_language or copies(texts)
                                     or too_short(texts, self.min_language_words)) else []
-        return list(ALWAYS_NOT_CHECKED) + [t for t in self.disabled if t not in missing] + missing + language
+        return [t for t in self.disabled if t not in missing] + missing + language
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
         """spaCy's stream protocol: single Docs pass through unchanged (use ``pipe_pairs`` to gate)."""

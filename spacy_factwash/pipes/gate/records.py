@@ -333,7 +333,8 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
         if comma is not None and comma - start <= 12 and not any(start <= i < comma for i in framed):
             keys = _restricting(claim, start + 1, comma)
             if keys and not any(c.start <= start + 1 and comma <= c.end + 1 for c in times):
-                parts.append(Part("restriction", "fronted", None, (doc[start:comma],), (), keys))
+                parts.append(Part("restriction", "fronted", None, (doc[start:comma],), (), keys,
+                                  (numbers(doc, start + 1, comma),)))
                 taken.update(range(start, comma))
     for word in claim.words_of("RESTRICTOR"):
         i = word.span.start
@@ -350,7 +351,8 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
         keys = _restricting(claim, preposition + 1, stop) or frozenset({claims.key(doc[i])})
         if any(c.start <= preposition and stop <= c.end for c in times):
             continue
-        parts.append(Part("restriction", word.entry.value, None, (doc[preposition:stop],), (word,), keys))
+        parts.append(Part("restriction", word.entry.value, None, (doc[preposition:stop],), (word,), keys,
+                          (numbers(doc, preposition + 1, stop),)))
         taken.update(range(preposition, stop))
     return parts
 

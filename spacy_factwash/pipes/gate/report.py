@@ -25,7 +25,6 @@ CHANGE_TYPES = (
     "changed_tense",
 )
 INFORMATIONAL_TYPES = ("introduced_time", "introduced_value", "moved_value", "ambiguous_unit")
-ALWAYS_NOT_CHECKED = ()
 VERDICTS = ("pass", "rewrite", "reject", "uncheckable")
 
 
@@ -124,5 +123,5 @@ class Report:
                          "aligns to no source claim")
         for note in self.notes:
             lines.append(f"  note ({note.type}): {note.message}")
-        lines.append(f"  not checked: {', '.join(self.not_checked)}")
+        lines.append(f"  not checked: {', '.join(self.not_checked) or 'nothing'}")
         return "\n".join(lines)

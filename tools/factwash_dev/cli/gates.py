@@ -99,6 +99,26 @@ def claim_gate_eval(
     show_table(markdown_table(read_before(before), after), readme, CLAIM_GATE)
 
 
+@app.command("claim-records-eval")
+def claim_records_eval(
+    corpora: Optional[Path] = CORPORA_OPTION,
+    before: Path = typer.Option(REPOSITORY / "training" / "claim_records" / "before.json", "--before",
+                                help="The recorded measurement of the gate before the claim records."),
+    readme: Optional[Path] = README_OPTION,
+) -> None:
+    """Before and after claim records: the claim-record pair sets by kind and SummEdits' dev domains, the
+    recorded gate's figures beside this gate's."""
+    from spacy_factwash.api import default_gate
+
+    from ..evaluation.claim_records import FOLDER, markdown_table, measure, read_before
+    from ..evaluation.readme import CLAIM_RECORDS
+
+    if not before.is_file():
+        fail(f"{before}: no recorded measurement (training/claim_records/measure_before.py writes it)")
+    after = measure(corpora_root(corpora), default_gate(), REPOSITORY / FOLDER)
+    show_table(markdown_table(read_before(before), after), readme, CLAIM_RECORDS)
+
+
 @app.command("model-cost")
 def model_cost(
     corpora: Optional[Path] = CORPORA_OPTION,

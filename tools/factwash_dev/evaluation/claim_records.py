@@ -17,6 +17,13 @@ from typing import Dict, Iterable, List, Mapping, Sequence
 from spacy_factwash.pipes.cues.scorer import ratio
 
 FLAGGED = ("rewrite", "reject")
+FOLDER = Path("training") / "claim_records"
+BEFORE = FOLDER / "before.json"
+
+
+def read_before(path: Path) -> Dict[str, object]:
+    """The recorded "before" (``measure_before.py`` writes it)."""
+    return json.loads(Path(path).read_text(encoding="utf8"))
 
 
 def read_records(folder: Path) -> List[dict]:

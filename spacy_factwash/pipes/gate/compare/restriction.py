@@ -16,11 +16,15 @@ from ..records import numbers
 from ..report import Change
 from .base import Pair
 
-KEPT_SHARE = 0.5  # of a restriction's content words the other claim must have for it to count as kept
+KEPT_SHARE = 0.5  # of a restriction's words (beside all its numbers) the other claim must have to keep it
 
 
-def _kept(keys, other) -> bool:
-    return bool(keys) and len(keys & other) > KEPT_SHARE * len(keys)
+def _kept(part, claim) -> bool:
+    """Whether a claim keeps a restriction: every number of it ("over 60") and at least half of its words."""
+    other = _content(claim)
+    figures = part.detail[0] if part.detail else frozenset()
+    words = part.bears_on - figures
+    return figures <= other and (not words or len(words & other) >= KEPT_SHARE * len(words))
 
 
 def _content(claim) -> frozenset:
@@ -31,8 +35,8 @@ def _content(claim) -> frozenset:
 def check_restriction(pair: Pair) -> List[Change]:
     """broadened for a source restriction the memory claim drops, weakened for one only the memory claim has."""
     source, memory = pair.records()
-    dropped = [p for p in source.of("restriction") if not _kept(p.bears_on, _content(pair.memory))]
-    added = [p for p in memory.of("restriction") if not _kept(p.bears_on, _content(pair.source))]
+    dropped = [p for p in source.of("restriction") if not _kept(p, pair.memory)]
+    added = [p for p in memory.of("restriction") if not _kept(p, pair.source)]
     changes = []
     if dropped and pair.source.keys - frozenset().union(*(p.bears_on for p in dropped)) & pair.memory.keys:
         changes.append(pair.change("broadened", f"the source limits this claim to {', '.join(p.text for p in dropped)}; "

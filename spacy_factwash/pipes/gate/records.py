@@ -261,8 +261,19 @@ def _standing(claims: DocClaims, claim: Claim, speaker: Optional[Span]) -> Tuple
         return "subject", ()
     if pronoun and not keys:
         return "named", ()  # "she said": someone the text has named
-    named = any((t.is_title and not t.is_sent_start) or (t.is_upper and len(t) > 1) for t in speaker if t.is_alpha)
+    named = any(_name(claims, t) for t in speaker if t.is_alpha)
     return ("named", ()) if named else ("hearsay", ())
+
+
+def _name(claims: DocClaims, token) -> bool:
+    """Whether a word reads as a name: capitalised inside its sentence, an acronym, or capitalised at the start of
+    its sentence and neither a function word nor an inflected form the lemma table knows ("Alice said"; not
+    "Clients reported")."""
+    if token.is_upper and len(token) > 1:
+        return True
+    if not token.is_title:
+        return False
+    return not token.is_sent_start or (not token.is_stop and claims.key(token) == token.lower)
 
 
 def read_source(claims: DocClaims, claim: Claim) -> List[Part]:
@@ -357,28 +368,42 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
     return parts
 
 
+def _conditions(claims: DocClaims):
+    """Read once per Doc: the tokens inside conditional cues, and for each claim the condition clauses next to it
+    in its sentence (the claim just before or just after) that a CONDITION word that is no cue opens, with that
+    word."""
+    if "conditions" not in claims.cache:
+        cued = {i for c in claims.cues if c.label_ == "CONDITIONAL" for i in range(c.start, c.end)}
+        governs: Dict[int, List[Tuple[Claim, Word]]] = {}
+        for n, claim in enumerate(claims.claims):
+            word = next((w for w in claim.words_of("CONDITION")
+                         if w.span.start == claim.clause.start and w.span.start not in cued), None)
+            if word is None or not claim.keys:
+                continue
+            for neighbour in claims.claims[max(0, n - 1):n] + claims.claims[n + 1:n + 2]:
+                if neighbour.clause.sentence == claim.clause.sentence:
+                    governs.setdefault(neighbour.index, []).append((claim, word))
+        claims.cache["conditions"] = (frozenset(cued), governs)
+    return claims.cache["conditions"]
+
+
 def read_condition(claims: DocClaims, claim: Claim) -> List[Part]:
     """Conditions no conditional cue sets ("as long as", "when", "once", "provided", the gate's CONDITION words that
-    are no cue): a condition clause of the claim's sentence (the claim before or after it), or the words after
+    are no cue): a condition clause next to the claim in its sentence (just before or after it), or the words after
     such a word inside the claim; each part bears on the condition's content words. (A conditional cue's
     condition is the conditions check's.)"""
     doc, parts = claim.doc, []
-    cued = [(c.start, c.end) for c in claims.cues if c.label_ == "CONDITIONAL"]
-
-    def uncued(word: Word) -> bool:
-        return not any(s <= word.span.start < e for s, e in cued)
-
-    for word in claim.words_of("CONDITION"):
-        if uncued(word) and word.span.start > claim.clause.start:
+    cued, governs = _conditions(claims)
+    inside = [w for w in claim.words_of("CONDITION") if w.span.start not in cued]
+    for word in inside:
+        if word.span.start > claim.clause.start:
             keys = _phrase_keys(claim, word.span.end, claim.clause.end)
             if keys:
                 parts.append(Part("condition", word.span.text.lower(), None,
                                   (doc[word.span.start:claim.clause.end],), (word,), keys))
-    for other in claims.by_sentence.get(claim.clause.sentence, []):
-        opening = [w for w in other.words_of("CONDITION") if w.span.start == other.clause.start and uncued(w)]
-        if other is not claim and opening and not claim.words_of("CONDITION") and other.keys:
-            parts.append(Part("condition", opening[0].span.text.lower(), None, tuple(other.pieces), (opening[0],),
-                              other.keys))
+    if not inside:
+        for other, word in governs.get(claim.index, ()):
+            parts.append(Part("condition", word.span.text.lower(), None, tuple(other.pieces), (word,), other.keys))
     return parts
 
 

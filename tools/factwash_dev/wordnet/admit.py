@@ -22,12 +22,13 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Mapping, Sequence, Set, Tuple
 
+from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.lookups import load_lookups
 
-from spacy_factwash.lexicon.frozen import load_lexicons, packaged_lexicon_dir
-from spacy_factwash.pipes.gate.words import GATE_FILES, GateWords, load_gate_words
+from spacy_factwash.lexicon.frozen import freeze_set, load_lexicons, packaged_lexicon_dir
+from spacy_factwash.pipes.gate.words import load_gate_words
 
 from .candidate import SOURCE, Candidate
 from .frames import frame_candidates
@@ -167,8 +168,10 @@ def dominant_lexfile(wordnet: WordNet, word: str) -> bool:
 
 
 def _usable(word: str, probabilities) -> bool:
+    """A lower-case word or two-word phrase of letters, of common use, and no function word ("will", "may" and
+    "do" are verbs of WordNet too, never a frame or a synonym of a cue)."""
     return word == word.lower() and len(word.split()) <= 2 and word.replace(" ", "").replace("-", "").isalpha() \
-        and common(word, probabilities)
+        and common(word, probabilities) and not any(part in STOP_WORDS for part in word.split())
 
 
 def candidates(corpora: Path, seeds: Mapping, antonyms: Sequence[Candidate]) -> Dict[str, Dict[str, Word]]:
@@ -256,14 +259,15 @@ FILES = {"SYNONYM": "synonym.jsonl", "FRAME": "frame.jsonl", "NEGATIVE": "affixa
 
 
 def write_lists(folder: Path, lists: Mapping[str, Mapping[str, Word]]) -> None:
-    """The lists as the gate set's files (every other file of the set copied from the packaged one); the set
-    is read unverified (``gate_with``) until the round's result is frozen."""
+    """The lists as the gate set's files (every other file of the set copied from the packaged one, the packaged
+    manifest left out: the set is frozen where it is read)."""
     import shutil
 
     source = packaged_lexicon_dir() / "gate"
     folder.mkdir(parents=True, exist_ok=True)
     for path in source.iterdir():
-        shutil.copy2(path, folder / path.name)
+        if path.name != "manifest.json":
+            shutil.copy2(path, folder / path.name)
     for label, name in FILES.items():
         words = lists.get(label, {})
         (folder / name).write_text("".join(json.dumps(w.entry(), ensure_ascii=False) + "\n"
@@ -281,9 +285,9 @@ def gate_builder(workdir: Path):
         counter[0] += 1
         folder = workdir / f"lists-{counter[0]}"
         write_lists(folder, lists)
+        freeze_set(folder, "0.0.0-round", "gate")
         nlp = spacy_factwash.load()
-        component = nlp.get_pipe("factwash_compare")
-        component.words = GateWords(nlp.vocab, nlp.tokenizer, load_gate_words(folder, verify=False))
+        nlp.get_pipe("factwash_compare").initialize(lexicon_dir=str(folder))
         return Gate(nlp)
 
     return gate_with

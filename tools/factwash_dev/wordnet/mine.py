@@ -9,9 +9,9 @@ import json
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List
 
-from spacy_factwash.io.outputs import OutputError, write_text
+from spacy_factwash.io.outputs import write_text
 
 from . import admit
 from .candidate import Candidate, group_count, load_seeds, read_candidates, write_candidates

@@ -168,9 +168,12 @@ def test_a_one_megabyte_source_is_gated():
     assert check(source, "The cluster failed.") == "rewrite"
 
 
-def test_not_checked_is_always_declared():
-    report = inspect("Alice leads the team.", "Alice leads the team.")
-    assert {"broadened", "weakened"} <= set(report.not_checked)
+def test_not_checked_is_always_declared_and_names_what_the_config_turned_off():
+    report = inspect("Alice leads the Berlin team.", "Alice leads the team in Berlin.")
+    assert report.not_checked == [] and "not checked: nothing" in str(report)
+    off = spacy_factwash.load()
+    off.replace_pipe("factwash_compare", "factwash_compare", config={"disabled": ["broadened", "weakened"]})
+    assert {"broadened", "weakened"} <= set(inspect("Alice leads the team.", "Alice leads the team.", nlp=off).not_checked)
 
 
 def test_report_is_json_safe_and_prints():
@@ -178,7 +181,7 @@ def test_report_is_json_safe_and_prints():
     data = json.loads(json.dumps(report.to_dict()))
     assert data["verdict"] == "rewrite" and {c["type"] for c in data["changes"]} == {
         "dropped_attribution", "dropped_temporal_scope"}
-    assert "dropped_attribution" in str(report) and "not checked: broadened, weakened" in str(report)
+    assert "dropped_attribution" in str(report) and "not checked: nothing" in str(report)
 
 
 def test_introduced_date_is_a_note_that_says_whether_it_was_resolved():

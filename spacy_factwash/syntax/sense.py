@@ -173,13 +173,14 @@ def holds_sense(doc: Doc, cue: Match, label: str) -> bool:
 
 
 DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their", "his", "her", "our", "my",
-                         "your", "'s", "’s"})
+                         "your", "'s", "’s", "many", "most", "some", "several", "few", "numerous", "various",
+                         "multiple", "both", "each", "every", "all", "no", "any"})
 MODALS = frozenset({"might", "may", "could", "can", "must", "will", "should"})
 
 
 def neighbour_sense(doc: Doc, i: int, label: str) -> bool:
     """Without a parse, the neighbouring words: a word that is a cue only as a verb (``verbal.jsonl``), or a modal,
-    right after a determiner or a possessive is a noun or a modifier there ("the suspect", "the might of the
+    right after a determiner, a quantifier or a possessive is a noun or a modifier there ("the suspect", "the might of the
     river", "the said contract"), unless a content clause follows it ("the claim that ...")."""
     if i == 0 or doc[i - 1].lower_ not in DETERMINERS:
         return True

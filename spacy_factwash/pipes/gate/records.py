@@ -341,7 +341,9 @@ def read_restriction(claims: DocClaims, claim: Claim) -> List[Part]:
     framed = {w.span.start for w in claim.words_of("MOOD") if w.entry.value == "frame"}
     if doc[start].lower_ in FRONTED_PREPOSITIONS:
         comma = next((t.i for t in doc[start:end] if t.text == ","), None)
-        if comma is not None and comma - start <= 12 and not any(start <= i < comma for i in framed):
+        reported = comma is not None and any(comma < c.start <= comma + 4 for c in claims.cues
+                                             if c.label_ == "ATTRIBUTION")  # "In the chat, someone said ...": where it was said
+        if comma is not None and comma - start <= 12 and not reported and not any(start <= i < comma for i in framed):
             keys = _restricting(claim, start + 1, comma)
             if keys and not any(c.start <= start + 1 and comma <= c.end + 1 for c in times):
                 parts.append(Part("restriction", "fronted", None, (doc[start:comma],), (), keys,

@@ -30,13 +30,13 @@ from .restriction import check_restriction
 from .roles import check_roles
 from .tense import check_tense
 from .polarity import check_polarity
-from .qualifiers import check_qualifiers
+from .qualifiers import check_attribution, check_temporal_scope
 from .sources import check_sources
 from .strength import check_strength
 from .times import check_times
 from .values import check_values
 
-CHECKS = (check_qualifiers, check_certainty, check_polarity, check_values, check_times, check_conditions,
+CHECKS = (check_attribution, check_certainty, check_temporal_scope, check_polarity, check_values, check_times, check_conditions,
           check_sources, check_strength, check_mood, check_quantity, check_restriction, check_comparison, check_roles,
           check_tense)
 

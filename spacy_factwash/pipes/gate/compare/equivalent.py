@@ -40,10 +40,39 @@ def synonyms(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[Wo
             and (not keys or pair.memory.bears_on(w.span, keys))]
 
 
-def frames(pair: Pair, keys: FrozenSet[int], stances: FrozenSet[str] = frozenset()) -> List[Word]:
-    """The memory claim's communication and cognition verbs bearing on ``keys``, of one of ``stances`` when given
-    (a denial is kept only by a denial)."""
+COMPLEMENT = frozenset({"that", "whether", "if", "how", "why", "what", "when", "where", "who", ":", '"', "“", "on",
+                        "about", "to"})
+BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s"})
+
+
+def framing(claim: Claim, word: Word) -> bool:
+    """Whether a communication or cognition verb frames what follows it as what was said or thought: a clause or a
+    topic after it ("clarifies that", "inquires whether", "elaborated on"), a passive judgement ("was seen as",
+    "is considered to be"), or a report after the claim ("..., she explained."); not a verb with a plain object
+    ("Carol falsified the data")."""
+    doc, end = claim.doc, word.span.end
+    after = doc[end].lower_ if end < len(doc) else ""
+    before = doc[word.span.start - 1].lower_ if word.span.start > 0 else ""
+    return after in COMPLEMENT or (before in BE and after in ("as", "to", "a", "an", "the")) or (
+        not after or doc[end].is_punct and after != "'s")
+
+
+def spoken_by(claim: Claim, word: Word, speaker: FrozenSet[int], key) -> bool:
+    """Whether the source's speaker (its content keys) stands just before a verb as its subject ("The company
+    published its earnings" for "The company reported its earnings")."""
+    doc = claim.doc
+    before = doc[max(claim.clause.start, word.span.start - 4):word.span.start]
+    return bool(speaker) and bool(speaker & {key(t) for t in before})
+
+
+def frames(pair: Pair, keys: FrozenSet[int], stances: FrozenSet[str] = frozenset(),
+           speaker: FrozenSet[int] = frozenset()) -> List[Word]:
+    """The memory claim's communication and cognition verbs bearing on ``keys`` that frame what follows them, or
+    follow the source's speaker as their subject; of one of ``stances`` when given (a denial is kept only by a
+    denial)."""
+    key = pair.memory_claims.key
     return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
+            and (framing(pair.memory, w) or spoken_by(pair.memory, w, speaker, key))
             and (not stances or stances & set(w.entry.value.split(",")))]
 
 
@@ -55,4 +84,4 @@ def same_frame(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[
     if not stances:
         return []
     return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
-            and stances & set(w.entry.value.split(","))]
+            and framing(pair.memory, w) and stances & set(w.entry.value.split(","))]

@@ -76,7 +76,9 @@ def _in_other_words(pair: Pair, label: str) -> bool:
         return False
     denial = frozenset({"deny"}) if any(w.entry.value == "deny" for c in cues
                                          for w in pair.source_claims.words_at(c, "STANCE")) else frozenset()
-    return bool(equivalent.frames(pair, merged, denial)) and _speaker_kept(pair, cues)
+    speaker = frozenset(pair.source_claims.key(t) for cue in cues for s in pair.source_claims.speakers_of(cue)
+                        for t in s if t.is_alpha and not t.is_stop)
+    return bool(equivalent.frames(pair, merged, denial, speaker)) and _speaker_kept(pair, cues)
 
 
 def _same_times_in_sentence(pair: Pair) -> bool:
@@ -107,13 +109,22 @@ def kept_by_speakerless(pair: Pair) -> bool:
     return bool(attributions) and _speakerless(pair, pair.memory_claims, attributions)
 
 
-def check_qualifiers(pair: Pair) -> List[Change]:
-    """One change per qualifier class the source claim has, bearing on what the two claims share, and the
+def _check(pair: Pair, change_type: str) -> List[Change]:
+    """The change of one qualifier class the source claim has, bearing on what the two claims share, and the
     memory claim lacks (a time word that is part of a value, such as "hours" in "2 hours", is the value's)."""
-    changes = []
-    for change_type, (label, message) in PRESENCE.items():
-        source_cues = _bearing(pair, "source", label)
-        if source_cues and not _kept(pair, label):
-            changes.append(pair.change(change_type, message.format(cues=quoted(source_cues)),
-                                       pair.cue_evidence(source_cues, "source")))
-    return changes
+    label, message = PRESENCE[change_type]
+    source_cues = _bearing(pair, "source", label)
+    if source_cues and not _kept(pair, label):
+        return [pair.change(change_type, message.format(cues=quoted(source_cues)),
+                            pair.cue_evidence(source_cues, "source"))]
+    return []
+
+
+def check_attribution(pair: Pair) -> List[Change]:
+    """dropped_attribution: an attribution of the source claim the memory claim keeps in no words."""
+    return _check(pair, "dropped_attribution")
+
+
+def check_temporal_scope(pair: Pair) -> List[Change]:
+    """dropped_temporal_scope: a time of the source claim the memory claim keeps nowhere in its sentence."""
+    return _check(pair, "dropped_temporal_scope")

@@ -197,6 +197,7 @@ class DocClaims:
     reading: Reading
     by_sentence: Dict[int, List[Claim]] = field(default_factory=dict)
     cache: Dict[str, dict] = field(default_factory=dict)
+    evidentials: FrozenSet[str] = frozenset()  # attribution entries that name no speaker ("reportedly")
 
     def __post_init__(self) -> None:
         for claim in self.claims:
@@ -208,6 +209,13 @@ class DocClaims:
         for word in self.words:
             for i in range(word.span.start, word.span.end):
                 self._words_at.setdefault(i, []).append(word)
+
+    def sentence_keys(self, sentence: int) -> FrozenSet[str]:
+        """The content keys of every claim in a sentence (by index), worked out once per sentence."""
+        found = self.cache.setdefault("sentence_keys", {})
+        if sentence not in found:
+            found[sentence] = frozenset().union(*(c.keys for c in self.by_sentence.get(sentence, [])))
+        return found[sentence]
 
     def has_numbers(self, sentence: int) -> bool:
         """Whether a sentence (by index) holds a number-like token (worked out once per sentence)."""
@@ -259,7 +267,8 @@ def _units(doc: Doc) -> List[bool]:
             for i, (currency, _, lower) in enumerate(rows)]
 
 
-def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[Reading] = None) -> DocClaims:
+def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[Reading] = None,
+                 evidentials: FrozenSet[str] = frozenset()) -> DocClaims:
     """Segment a Doc into claims and bind every cue to the claims it qualifies."""
     cues = list(doc.spans.get(CUES_KEY, []))
     speakers = list(doc.spans.get(SOURCES_KEY, []))
@@ -305,7 +314,8 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[
         if any(clauses.bind(cue) for cue in sentence_cues.get(s, [])):
             continue
         unclaimed.append(sentence)
-    return DocClaims(doc, claims, clauses, unclaimed, key, cues, speakers, list(words), reading or Reading(doc))
+    return DocClaims(doc, claims, clauses, unclaimed, key, cues, speakers, list(words), reading or Reading(doc),
+                     evidentials=evidentials)
 
 
 def _place_words(doc: Doc, claims: Sequence[Claim], words: Sequence[Word]) -> None:

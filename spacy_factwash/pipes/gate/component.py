@@ -133,7 +133,7 @@ class CompareComponent(LexiconPipe):
         if self._sets is None:  # read and compiled at the first comparison when neither initialized nor loaded
             self.load_sets()
         read, shadow = reading(doc, self.words.case_forms, self.nlp.tokenizer)
-        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow))
+        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow), self.evidentials)
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
                       aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence],

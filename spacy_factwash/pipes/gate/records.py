@@ -214,7 +214,10 @@ def read_mood(claims: DocClaims, claim: Claim) -> List[Part]:
     """The claim's mood when it is not a plain assertion: the gate's MOOD words (obligation, permission or ability,
     intent, hypothetical, a frame, a request, a question) and a question mark ending its sentence."""
     parts = []
+    conditional = [(c.start, c.end) for c in claims.cues if c.label_ == "CONDITIONAL"]
     for word in claim.words_of("MOOD"):
+        if any(s <= word.span.start < e for s, e in conditional):
+            continue  # "Should sales fall, ...": the inverted condition's word, not an obligation
         value = "intent" if _would_reported(claim, word) else word.entry.value
         if value == "hypothetical" and word.span.text.lower() in {"almost", "nearly"} and (
                 _next_is_number(claim, word) or any(c.span.start == word.span.end for c in claim.words_of("COMPLETE"))
@@ -239,30 +242,28 @@ def read_tense(claims: DocClaims, claim: Claim) -> List[Part]:
     for word in claim.words_of("ERA"):
         if word.entry.value == "former":
             parts.append(Part("tense", "past_state", None, (word.span,), (word,), claim.keys))
+    for word in words:
+        if word.entry.value == "future":
+            parts.append(Part("tense", "future", None, (word.span,), (word,), claim.keys))
     be = next((w for w in words if w.entry.id in {"tense:past_be", "tense:present_be"}), None)
     if be is not None:
         parts.append(Part("tense", be.entry.value, None, (be.span,), (be,), claim.keys))
     return parts
 
 
-def _standing(claims: DocClaims, claim: Claim, speaker: Optional[Span]) -> Tuple[str, Tuple[Word, ...]]:
-    """Where a speaker stands: hearsay (an indefinite speaker, or none), authority or record (the gate's STANDING
-    words), the claim's own subject (the speaker's words are the claim's first content words), else a name."""
-    if speaker is None:
-        return "hearsay", ()
+def _standing(claims: DocClaims, claim: Claim, speaker: Span) -> Tuple[str, Tuple[Word, ...]]:
+    """Where a named speaker stands: hearsay (an indefinite speaker: "someone", "a friend", "sources"), authority
+    or record (the gate's STANDING words), the claim's own subject (the speaker's head is the claim's first
+    content word: "Alice said she was promoted"), else a person the text names ("Karl", "my manager", "she")."""
     found = claims.words_at(speaker, "STANDING")
     if found:
         best = max(found, key=lambda w: STANDING[w.entry.value])
         return best.entry.value, (best,)
-    keys = {claims.key(t) for t in speaker if t.is_alpha and not t.is_stop}
-    pronoun = {PRONOUNS.get(t.lower_) for t in speaker if t.lower_ in PRONOUNS}
-    first = [k for i, k in sorted(claim.key_at.items())][:2]
-    if keys and keys & set(first):
+    words = [t for t in speaker if t.is_alpha and not t.is_stop]
+    first = next((k for i, k in sorted(claim.key_at.items())), None)
+    if words and first is not None and claims.key(words[-1]) == first:
         return "subject", ()
-    if pronoun and not keys:
-        return "named", ()  # "she said": someone the text has named
-    named = any(_name(claims, t) for t in speaker if t.is_alpha)
-    return ("named", ()) if named else ("hearsay", ())
+    return "named", ()
 
 
 def _name(claims: DocClaims, token) -> bool:
@@ -278,17 +279,36 @@ def _name(claims: DocClaims, token) -> bool:
 
 def read_source(claims: DocClaims, claim: Claim) -> List[Part]:
     """One part per attribution cue bound to the claim: the speaker's standing, with the cue and speaker as its
-    words (an evidential with no speaker, "reportedly", "I heard", is hearsay)."""
+    words. An evidential with no speaker ("reportedly", "rumour has it") and what was heard ("I heard that", not
+    "I heard from Hana that") are hearsay; a reporting verb whose speaker was not found is not ranked."""
     parts = []
+    doc = claim.doc
     for cue in claim.cues("ATTRIBUTION"):
         speakers = claims.speakers_of(cue)
         speaker = speakers[0] if speakers else None
-        value, words = _standing(claims, claim, speaker)
-        if cue.text.lower() in {"heard", "hear", "overheard"} and value != "record":
+        if speaker is None and cue.id_ not in claims.evidentials:
+            continue
+        value, words = ("hearsay", ()) if speaker is None else _standing(claims, claim, speaker)
+        heard_from = cue.end + 1 < len(doc) and doc[cue.end].lower_ == "from" and _name(claims, doc[cue.end + 1])
+        if cue.text.lower() in {"heard", "hear", "overheard"} and value != "record" and not heard_from:
             value = "hearsay"
         spans = (cue,) + ((speaker,) if speaker is not None else ())
         parts.append(Part("source", value, STANDING[value], spans, words, claim.keys, (cue.id_,)))
     return parts
+
+
+AS_REACH = 12  # words back from a likelihood word to the "as" opening its clause, at most
+
+
+def in_as_clause(doc, i: int) -> bool:
+    """Whether a word stands in a comparative "as" clause ("as expected, ...", "..., as everyone predicted"): such
+    a clause takes the claim as given, so a likelihood word in it does not hedge the claim. The clause opens at a
+    sentence start or after punctuation, at most ``AS_REACH`` words back."""
+    start = i
+    while start > max(0, i - AS_REACH) and not doc[start - 1].is_punct and not doc[start].is_sent_start:
+        start -= 1
+    opens = start == 0 or doc[start].is_sent_start or doc[start - 1].is_punct
+    return opens and doc[start].lower_ == "as" and start < i
 
 
 def read_certainty(claims: DocClaims, claim: Claim) -> List[Part]:
@@ -297,16 +317,19 @@ def read_certainty(claims: DocClaims, claim: Claim) -> List[Part]:
     certainly")."""
     words = claim.words_of("CERTAINTY")
     parts = []
+    doc = claim.doc
     for cue in claim.cues("HEDGE"):
+        if in_as_clause(doc, cue.start):
+            continue
         inside = [w for w in words if cue.start <= w.span.start and w.span.end <= cue.end or
                   w.span.start <= cue.start and cue.end <= w.span.end]
         value = min((w.entry.value for w in inside), key=CERTAINTY.__getitem__, default="possible")
         parts.append(Part("certainty", value, CERTAINTY[value], (cue,), tuple(inside), claim.focus(cue)))
     covered = {w.span.start for p in parts for w in p.words}
     hedged = [(c.start, c.end) for c in claim.cues("HEDGE")]
-    doc = claim.doc
     for word in words:
-        if word.span.start in covered or any(s <= word.span.start < e for s, e in hedged):
+        if word.span.start in covered or any(s <= word.span.start < e for s, e in hedged) or \
+                in_as_clause(doc, word.span.start):
             continue
         if word.entry.value == "certain" or (word.span.start > 0 and doc[word.span.start - 1].lower_ in DETERMINERS):
             continue  # "the might of the river": a noun where a determiner stands before it

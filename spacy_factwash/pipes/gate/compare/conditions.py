@@ -114,7 +114,7 @@ def _unmarked(pair: Pair) -> List[Change]:
     """dropped_condition for a condition no conditional cue sets ("as long as", "when", "once": the record's
     condition parts) whose content the memory's sentence keeps less than half of."""
     source, _ = pair.records()
-    sentence = frozenset().union(*(c.keys for c in pair.memory_claims.by_sentence.get(pair.memory.clause.sentence, [])))
+    sentence = pair.memory_claims.sentence_keys(pair.memory.clause.sentence)
     lost = [p for p in source.of("condition") if len(p.bears_on & sentence) < KEPT_SHARE * len(p.bears_on)]
     if not lost:
         return []

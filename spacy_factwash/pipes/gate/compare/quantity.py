@@ -46,6 +46,14 @@ def _scaled(pair: Pair, kind: str, source: Sequence[Part], memory: Sequence[Part
                         check=kind)]
 
 
+def _adverbial(pair: Pair, claim, parts: Sequence[Part], other) -> List[Part]:
+    """A claim's frequency parts that the other claim does not state as an adjective instead ("regularly" for
+    "regular coffee intake"), bearing on what the other claim keeps."""
+    said = {t.lower_ for t in other.tokens()}
+    return [p for p in _about(parts, other.keys) if not (p.text.strip("'").lower().endswith("ly")
+                                                         and p.spans[0].text.lower()[:-2] in said)]
+
+
 def _about(parts: Sequence[Part], keys) -> List[Part]:
     """The parts that bear on content the other claim keeps."""
     return [p for p in parts if p.bears_on & keys]
@@ -63,8 +71,9 @@ def check_quantity(pair: Pair) -> List[Change]:
         on_memory = [p for p in memory.of("quantity") if key in p.bears_on]
         changes += _scaled(pair, "quantity", on_source, on_memory, "a plural with no quantifier")
     if source.of("frequency") or memory.of("frequency"):
-        changes += _scaled(pair, "frequency", _about(source.of("frequency"), pair.memory.keys),
-                           _about(memory.of("frequency"), pair.source.keys), "a bare verb, true every time")
+        changes += _scaled(pair, "frequency", _adverbial(pair, pair.source, source.of("frequency"), pair.memory),
+                           _adverbial(pair, pair.memory, memory.of("frequency"), pair.source),
+                           "a bare verb, true every time")
     changes += _partiality(pair, _about(source.of("partial"), pair.memory.keys),
                            _about(memory.of("partial"), pair.source.keys), memory.of("complete"))
     return _once(changes)

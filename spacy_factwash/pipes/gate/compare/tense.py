@@ -39,6 +39,19 @@ def _present(pair: Pair, memory: Claim, parts: List[Part], verb: Optional[int]) 
     return None
 
 
+def _past(pair: Pair, memory: Claim, parts: List[Part]) -> Optional[Part]:
+    """What states the memory claim as done: a past be, have or do, or a word of the claim inflected in -ed."""
+    be = [p for p in parts if p.value in ("past", "present")]
+    if be:
+        return be[0] if be[0].value == "past" else None
+    strings = memory.doc.vocab.strings
+    for i, key in sorted(memory.key_at.items()):
+        token = memory.doc[i]
+        if key in strings and token.lower_ != strings[key] and token.lower_.endswith("ed"):
+            return Part("tense", "past", None, (memory.doc[i:i + 1],))
+    return None
+
+
 def check_tense(pair: Pair) -> List[Change]:
     """changed_tense when a marked past state becomes present, or a marked present state past."""
     source, memory = pair.records()
@@ -50,6 +63,13 @@ def check_tense(pair: Pair) -> List[Change]:
             return [pair.change("changed_tense", f"the source places this claim in the past ({source_past[0].text}); "
                                 f"the memory states it as present ({now.text})",
                                 pair.part_evidence(source_past, "source") + pair.part_evidence([now], "memory"))]
+    future = [p for p in source.of("tense") if p.value == "future"]
+    if future and not [p for p in memory.of("tense") if p.value == "future"]:
+        done = _past(pair, pair.memory, memory.of("tense"))
+        if done is not None:
+            return [pair.change("changed_tense", f"the source states this claim as to come ({future[0].text}); the "
+                                f"memory as done ({done.text})", pair.part_evidence(future[:1], "source") +
+                                pair.part_evidence([done], "memory"))]
     if memory_past and not source_past:
         still = [p for p in source.of("tense") if p.value == "present" and p.words
                  and p.words[0].entry.id == "tense:still"]

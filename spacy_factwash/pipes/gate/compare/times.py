@@ -96,8 +96,9 @@ def _relating(claim, label: str) -> list:
         return words
     starts = {cue.start for cue in claim.cues("TEMPORAL")}
     doc = claim.doc
-    return [w for w in words if w.span.text.lower() not in AGENTIVE or w.span.end in starts
-            or (w.span.end < len(doc) and (doc[w.span.end].like_num or doc[w.span.end].lower_ in {"the", "then", "end"}))]
+    return [w for w in words if w.span.text.lower() not in AGENTIVE
+            or any(i in starts for i in range(w.span.end, w.span.end + 3))
+            or (w.span.end < len(doc) and (doc[w.span.end].like_num or doc[w.span.end].lower_ == "then"))]
 
 
 def _introduced(pair: Pair) -> List[Change]:

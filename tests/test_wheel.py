@@ -7,6 +7,7 @@ missing wheel skips the wheel tests with the command that makes it.
 
 import re
 import subprocess
+import sys
 import tarfile
 import zipfile
 from email.parser import HeaderParser
@@ -118,3 +119,22 @@ def test_every_install_command_in_the_docs_works_from_a_checkout_or_says_it_wait
                 chosen = (local or named).group(1) if (local or named).groups() else None
                 assert not chosen or set(chosen.split(",")) <= extras, f"{page.name}: pip install {target}"
     assert found >= 6
+
+
+@pytest.mark.slow
+def test_spacys_own_packaging_of_a_pipeline_finds_its_licence(tmp_path):
+    """The README's ``spacy package`` line, run as written (in a folder holding the config and LICENSE it names): the
+    build finds the LICENSE and the package holds it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf8")
+    [line] = [line for line in readme.splitlines() if line.startswith("python -m spacy assemble configs/factwash.cfg")]
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "factwash.cfg").write_bytes((ROOT / "configs" / "factwash.cfg").read_bytes())
+    (tmp_path / "LICENSE").write_bytes((ROOT / "LICENSE").read_bytes())
+    result = subprocess.run(["bash", "-c", line.replace("python ", f"{sys.executable} ")], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no files found matching 'LICENSE'" not in result.stdout + result.stderr
+    [sdist] = (tmp_path / "packages").glob("*/dist/*.tar.gz")
+    with tarfile.open(sdist) as package:
+        licences = [package.extractfile(name).read() for name in package.getnames() if name.endswith("/LICENSE")]
+    assert licences and set(licences) == {(ROOT / "LICENSE").read_bytes()}

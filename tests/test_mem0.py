@@ -18,7 +18,8 @@ except ImportError:
     pytest.skip("mem0 is an optional extra: pip install '.[test,mem0]'", allow_module_level=True)
 
 from mem0_local import audit, events, new_memory, offline, outcomes, threadsafe  # noqa: E402
-from openai_stub import Stub, new_messages  # noqa: E402
+from openai_standin import new_messages  # noqa: E402
+from openai_stub import Stub  # noqa: E402
 from properties import properties
 
 import spacy_factwash  # noqa: E402

@@ -214,7 +214,7 @@ def test_the_parse_pipeline_ships_inside_the_installed_package():
     if package.parent == ROOT:  # a source checkout
         assert ewt_parser_dir() == ROOT / "pipelines" / "ewt_parser"
     else:
-        assert ewt_parser_dir() == package / "pipelines" / "ewt_parser"
+        assert ewt_parser_dir() == package / "data" / "pipelines" / "ewt_parser"
         assert (ewt_parser_dir() / LICENSE_NAME).is_file() and (ewt_parser_dir() / PROVENANCE).is_file()
 
 

@@ -17,8 +17,6 @@ import spacy
 import spacy_factwash
 from spacy_factwash.pipes.gate.gate import Gate
 
-CORPORA_ENV = "FACTWASH_CORPORA"
-
 
 @pytest.fixture(scope="session")
 def nlp():
@@ -40,18 +38,18 @@ def in_ci() -> bool:
 
 @pytest.fixture(scope="session")
 def corpora() -> Path:
-    """The corpora folder; skips outside CI and fails in CI when it is missing."""
-    root = os.environ.get(CORPORA_ENV)
-    problem = None
-    if not root:
-        problem = f"${CORPORA_ENV} is not set (point it at the shared corpora folder)"
-    elif not Path(root, "SOURCES.md").is_file():
-        problem = f"${CORPORA_ENV}={root} holds no SOURCES.md: not the corpora folder"
-    if problem:
+    """The corpora folder as an absolute path (a relative $FACTWASH_CORPORA read against the folder it was given in,
+    and put back absolute for the processes the tests start); skips outside CI and fails in CI when it is missing."""
+    from factwash_dev.corpora_folder import CORPORA_ENV, from_environment, problem
+
+    root = from_environment()
+    found = f"${CORPORA_ENV} is not set (point it at the shared corpora folder)" if root is None else problem(root)
+    if found:
         if in_ci():
-            pytest.fail(f"corpus missing in CI: {problem}")
-        pytest.skip(problem)
-    return Path(root)
+            pytest.fail(f"corpus missing in CI: {found}")
+        pytest.skip(found)
+    os.environ[CORPORA_ENV] = str(root)
+    return root
 
 
 # -- the gate's measurements, each made once per session: several README tables read the same one -----------

@@ -26,7 +26,7 @@ def fact(n: int) -> str:
 
 def extract(body: dict) -> dict:
     """The stand-in model's extraction reply: the fact of the write the request is for."""
-    from openai_stub import new_messages
+    from openai_standin import new_messages
 
     said = new_messages(body)
     return {"memory": [{"text": fact(int(said.split("build ")[1].split(" ")[0]))}]} if "build " in said else {

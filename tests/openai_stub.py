@@ -1,4 +1,5 @@
-"""A small OpenAI-compatible server on 127.0.0.1 for offline tests of mem0: canned chat replies, hashed embeddings.
+"""The OpenAI-compatible stand-in (examples/openai_standin.py) for offline tests of mem0: canned chat replies,
+8-number hashed embeddings, every request recorded, and faults on demand.
 
 ``reply`` is what every chat completion answers: a dict (sent as JSON), a string (sent as it is), or a
 callable given the request body that returns either. ``embedding_fault(text)`` may name a fault for an
@@ -7,68 +8,43 @@ embedding request holding ``text``: ``"refuse"`` (a 400 error, as from an embedd
 """
 
 import hashlib
-import json
 import threading
 
-from local_server import JSONHandler, LocalServer
+from openai_standin import StandIn, inputs_of
 
 DIMS = 8
-
-
-def new_messages(body: dict) -> str:
-    """The "New Messages" section of a mem0 extraction request: what the caller asked mem0 to add."""
-    prompt = body["messages"][-1]["content"]
-    return prompt.split("## New Messages\n", 1)[1].split("\n## ", 1)[0] if "## New Messages\n" in prompt else ""
-
-
-class Stub(LocalServer):
-    """Serve ``reply`` to every chat completion and deterministic vectors to every embedding request."""
-
-    def __init__(self, reply, embedding_fault=None) -> None:
-        self.reply = reply
-        self.embedding_fault = embedding_fault
-        self.chat_requests = []
-        self.embedding_inputs = []
-        self.stopping = threading.Event()
-        stub = self
-
-        class Handler(JSONHandler):
-            def do_POST(self):
-                body = self.read_json()
-                if self.path.endswith("/chat/completions"):
-                    stub.chat_requests.append(body)
-                    answer = stub.reply(body) if callable(stub.reply) else stub.reply
-                    payload = {"id": "c1", "object": "chat.completion", "created": 0, "model": body.get("model", "m"),
-                               "choices": [{"index": 0, "finish_reason": "stop", "message": {
-                                   "role": "assistant",
-                                   "content": answer if isinstance(answer, str) else json.dumps(answer)}}],
-                               "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-                elif self.path.endswith("/embeddings"):
-                    inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
-                    stub.embedding_inputs.extend(map(str, inputs))
-                    faults = {stub.embedding_fault(str(text)) for text in inputs} if stub.embedding_fault else set()
-                    if "hang" in faults:
-                        stub.stopping.wait()
-                        return
-                    if "refuse" in faults:
-                        self.send_json(400, {"error": {"message": "embedder down", "type": "invalid_request_error"}})
-                        return
-                    payload = {"object": "list", "model": body.get("model", "e"), "data": [
-                        {"object": "embedding", "index": i, "embedding": vector(str(text))}
-                        for i, text in enumerate(inputs)], "usage": {"prompt_tokens": 1, "total_tokens": 1}}
-                else:
-                    self.send_json(404, {})
-                    return
-                self.send_json(200, payload)
-
-        super().__init__(Handler)
-        self.url = f"{self.root}/v1"
-
-    def __exit__(self, *exc):
-        self.stopping.set()
-        super().__exit__(*exc)
 
 
 def vector(text: str):
     digest = hashlib.sha256(text.encode()).digest()
     return [(b - 128) / 128 for b in digest[:DIMS]]
+
+
+class Stub(StandIn):
+    """The stand-in with its requests recorded (``chat_requests``, ``embedding_inputs``) and embedding faults."""
+
+    def __init__(self, reply, embedding_fault=None) -> None:
+        super().__init__(reply, embed=vector)
+        self.embedding_fault = embedding_fault
+        self.chat_requests = []
+        self.embedding_inputs = []
+        self.stopping = threading.Event()
+
+    def chat(self, handler, body: dict) -> None:
+        self.chat_requests.append(body)
+        super().chat(handler, body)
+
+    def embeddings(self, handler, body: dict) -> None:
+        inputs = inputs_of(body)
+        self.embedding_inputs.extend(inputs)
+        faults = {self.embedding_fault(text) for text in inputs} if self.embedding_fault else set()
+        if "hang" in faults:
+            self.stopping.wait()
+        elif "refuse" in faults:
+            handler.send_json(400, {"error": {"message": "embedder down", "type": "invalid_request_error"}})
+        else:
+            super().embeddings(handler, body)
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        super().__exit__(*exc)

@@ -142,4 +142,4 @@ def test_license_and_changelog_ship_with_the_source():
     license_text = (ROOT / "LICENSE").read_text(encoding="utf8")
     assert license_text.startswith("MIT License") and "CC BY-SA 4.0" in license_text
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf8")
-    assert f"## {spacy_factwash.__version__}" in changelog
+    assert f"## [{spacy_factwash.__version__}] - " in changelog

@@ -18,7 +18,8 @@ except ImportError:
     pytest.skip("mem0 is an optional extra: pip install '.[test,mem0]'", allow_module_level=True)
 
 from mem0_local import audit, events, new_memory, offline, outcomes, threadsafe  # noqa: E402
-from openai_stub import Stub, new_messages  # noqa: E402
+from openai_standin import new_messages  # noqa: E402
+from openai_stub import Stub  # noqa: E402
 from properties import properties
 
 import spacy_factwash  # noqa: E402
@@ -299,8 +300,8 @@ def test_threads_sharing_one_wrapper_each_gate_their_own_facts_against_their_own
     assert errors == []
     decisions = events(wrapped.audit_log, "decision")
     assert len(decisions) == 16
-    for record in decisions:  # gated against the message of the call that extracted it, never another thread's
-        assert record["fact"].split()[1] == record["source"].split("build ")[1].split()[0]
+    for record in decisions:  # gated against what its own extraction read: the session so far, its message last
+        assert record["fact"].split()[1] == record["source"].splitlines()[-1].split("build ")[1].split()[0]
     assert sorted(stored(wrapped, "u")) == sorted(f"Build {n} broke on Monday, Bob said." for n in range(1, 9))
     assert sorted(row.fact for row in wrapped.queue.list()) == sorted(f"Build {n} broke." for n in range(1, 9))
 
@@ -317,7 +318,7 @@ def test_async_memory_is_gated_and_concurrent_adds_keep_their_own_sources(tmp_pa
     found = asyncio.run(run())["results"]
     assert sorted(m["memory"] for m in found) == sorted(f"Build {n} broke on Monday, Bob said." for n in range(1, 5))
     for record in events(wrapped.audit_log, "decision"):
-        assert record["fact"].split()[1] == record["source"].split("build ")[1].split()[0]
+        assert record["fact"].split()[1] == record["source"].splitlines()[-1].split("build ")[1].split()[0]
     assert len(wrapped.queue.list()) == 4
 
 
@@ -410,12 +411,12 @@ def test_with_a_witness_a_hedge_the_lexicon_missed_no_longer_holds_the_fact(tmp_
     from spacy_factwash.llm.review import Review
 
     hedged = [{"role": "user", "content": "Alice might be promoted to admin."}]
-    fact = "Alice will, one would imagine, be promoted to admin."
+    fact = "Alice will be promoted to admin, or so it seems."
     stub.reply = {"memory": [{"text": fact}]}
     plain = wrapped_memory(tmp_path, stub, "w0")
     plain.add(hedged, user_id="u5")
-    assert stored(plain, "u5") == []  # the lexicon does not know "one would imagine": held for rewrite
-    witness_says = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []}
+    assert stored(plain, "u5") == []  # the gate does not bind "seems" here: held for rewrite
+    witness_says = {"hedges": True, "hedge_words": ["it seems"], "attributes": False, "attribution_words": []}
     review = Review.build(witness=True, client=mock_client([witness_says]))
     wrapped = wrapped_memory(tmp_path, stub, "w1", review=review)
     wrapped.add(hedged, user_id="u5")
@@ -448,3 +449,90 @@ def test_the_readme_review_example_runs_and_shows_what_it_says(tmp_path, stub, m
         else:
             exec(code, namespace)
     assert shown == 6 and (tmp_path / "factwash.sqlite").is_file() and (tmp_path / "audit.jsonl").is_file()
+
+
+# -- issue 25: mem0 with its context ----------------------------------------------------------------
+
+PROMOTED = {"memory": [{"text": "Alice was promoted to admin.", "attributed_to": "user"}]}
+SPLIT = [{"role": "user", "content": "Someone in the chat told me something."}, {"role": "assistant", "content": "What?"},
+         {"role": "user", "content": "Alice was promoted to admin."}]
+
+
+def held_for_an_earlier_turn(wrapped, source):
+    """The one decision of the write: held, for hearsay an earlier message reports, its cue pointing at 'told'."""
+    record = events(wrapped.audit_log, "decision")[-1]
+    assert record["fact"] == "Alice was promoted to admin." and record["action"] == "hold"
+    assert record["source"] == source
+    [change] = record["report"]["changes"]
+    assert change["type"] == "dropped_attribution" and change["check"] == "earlier_turn_attribution"
+    [cue] = change["cues"]
+    assert source[cue["start_char"]:cue["end_char"]] == "told" and cue["entry"] == "attribution:tell"
+    assert source[change["source"]["start_char"]:change["source"]["end_char"]] == "Alice was promoted to admin."
+    return record
+
+
+def test_hearsay_in_an_earlier_turn_of_the_same_write_holds_the_fact(tmp_path, stub):
+    stub.reply = PROMOTED
+    naked = new_memory(tmp_path, stub.url, "naked")
+    naked.add(SPLIT, user_id="u")
+    assert stored(naked, "u") == ["Alice was promoted to admin."]  # mem0 alone: hearsay stored as a fact
+    wrapped = wrapped_memory(tmp_path, stub, "split")
+    assert wrapped.add(SPLIT, user_id="u")["results"] == [] and stored(wrapped, "u") == []
+    source = "\n".join(message["content"] for message in SPLIT)
+    record = held_for_an_earlier_turn(wrapped, source)
+    [held] = wrapped.queue.list()
+    assert held.decision == record["decision"] and held.source == source  # the reviewer sees the whole exchange
+
+
+def run(result):
+    """A wrapper's result, awaited when it is a coroutine (the AsyncMemory wrapper)."""
+    return asyncio.run(result) if asyncio.iscoroutine(result) else result
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_hearsay_in_an_earlier_add_holds_the_fact_of_the_next(tmp_path, stub, asynchronous):
+    memory = new_memory(tmp_path, stub.url, "calls", asynchronous=asynchronous)
+    wrapped = spacy_factwash.wrap(memory, audit_log=tmp_path / "calls.jsonl", database=tmp_path / "calls.sqlite")
+    for attempt in range(2):  # again after a reset: mem0 replaces its history store, the wrapper still reads it
+        stub.reply = {"memory": []}
+        run(wrapped.add("Someone in the chat told me something.", user_id="u"))
+        stub.reply = PROMOTED
+        run(wrapped.add("Alice was promoted to admin.", user_id="u"))
+        shown = stub.chat_requests[-1]["messages"][-1]["content"]
+        assert "## Last k Messages\nuser: Someone in the chat told me something.\n" in shown  # what mem0 read
+        held_for_an_earlier_turn(wrapped, "Someone in the chat told me something.\nAlice was promoted to admin.")
+        assert run(wrapped.get_all(filters={"user_id": "u"}))["results"] == []
+        run(wrapped.reset())
+    run(wrapped.add("Alice was promoted to admin.", user_id="other"))  # another session read none of it
+    assert [m["memory"] for m in run(wrapped.get_all(filters={"user_id": "other"}))["results"]] == [
+        "Alice was promoted to admin."]
+    assert events(wrapped.audit_log, "decision")[-1]["source"] == "Alice was promoted to admin."
+
+
+def test_attributed_to_and_every_other_field_of_the_reply_are_gated_and_audited(tmp_path, stub):
+    stub.reply = {"memory": [
+        {"text": "Alice was promoted to admin.", "attributed_to": "assistant", "linked_memory_ids": ["0"]},
+        {"text": "The build broke.", "attributed_to": "user"},
+        {"text": "Bob likes tea.", "attributed_to": {"name": "the auditor", "verified": True}}]}
+    messages = [{"role": "user", "content": "Alice was promoted to admin."},
+                {"role": "assistant", "content": "Thanks. The build broke."}, {"role": "user", "content": "Bob likes tea."}]
+    naked = new_memory(tmp_path, stub.url, "naked")
+    naked.add(messages, user_id="u")
+    assert {m["memory"]: m.get("attributed_to") for m in naked.get_all(filters={"user_id": "u"})["results"]}[
+        "Alice was promoted to admin."] == "assistant"  # mem0 alone stores what the reply says
+    wrapped = wrapped_memory(tmp_path, stub, "fields")
+    wrapped.add(messages, user_id="u")
+    kept = {m["memory"]: m.get("attributed_to") for m in wrapped.get_all(filters={"user_id": "u"})["results"]}
+    assert kept == {"Alice was promoted to admin.": None, "The build broke.": None, "Bob likes tea.": None}
+    records = {r["fact"]: r for r in events(wrapped.audit_log, "decision")}
+    assert records["Alice was promoted to admin."]["refused_fields"] == {
+        "attributed_to": "names 'assistant', but the fact aligns to a message of user: not stored",
+        "linked_memory_ids": "not a field the gate checks: not given to mem0"}
+    assert "names 'user', but the fact aligns to a message of assistant" in \
+        records["The build broke."]["refused_fields"]["attributed_to"]
+    assert set(records["Bob likes tea."]["refused_fields"]) == {"attributed_to"}
+    stub.reply = {"memory": [{"text": "Carol leads the team.", "attributed_to": "user"}]}
+    wrapped.add("Carol leads the team.", user_id="v")
+    [carol] = wrapped.get_all(filters={"user_id": "v"})["results"]
+    assert carol.get("attributed_to") == "user"  # named right: kept
+    assert events(wrapped.audit_log, "decision")[-1]["reply_fields"] == {"attributed_to": "user"}

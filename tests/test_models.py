@@ -26,11 +26,11 @@ from spacy_factwash.llm.cache import ReplyCache, cache_key  # noqa: E402
 from spacy_factwash.llm.client import PromptError, load_prompt, read_prompt  # noqa: E402
 from spacy_factwash.llm.quotes import function_words, locate, quote_problem  # noqa: E402
 from spacy_factwash.llm.tasks.support import NOT_ESTABLISHED, UNSUPPORTED, SupportJudge, review_support  # noqa: E402
-from spacy_factwash.llm.tasks.witness import LOWERED, TOOL, Witness, lower_with_witness, validate  # noqa: E402
+from spacy_factwash.llm.tasks.witness import LOWERED, TOOL, Witness, as_data, lower_with_witness, validate  # noqa: E402
 
 PROMPTS = Path(__file__).resolve().parent.parent / "spacy_factwash" / "llm" / "prompts"
-HEDGED = "Alice will, one would imagine, be promoted."
-YES = {"hedges": True, "hedge_words": ["one would imagine"], "attributes": False, "attribution_words": []}
+HEDGED = "Alice will be promoted, or so it seems."  # "seems" is a hedge the gate does not bind here
+YES = {"hedges": True, "hedge_words": ["it seems"], "attributes": False, "attribution_words": []}
 NO = {"hedges": False, "hedge_words": [], "attributes": False, "attribution_words": []}
 
 
@@ -42,7 +42,7 @@ def test_the_request_forces_a_strict_tool_and_the_answer_names_model_and_prompt_
     [request] = seen
     assert request["tools"][0]["strict"] is True and request["tool_choice"]["name"] == "report_cues"
     assert request["system"] == load_prompt("witness").text and request["model"] == "claude-haiku-4-5"
-    assert answer.usable and answer.prompt == "witness-v2" and answer.model == "claude-haiku-4-5"
+    assert answer.usable and answer.prompt == "witness-v3" and answer.model == "claude-haiku-4-5"
 
 
 def test_a_refusal_is_discarded_with_its_stop_reason():
@@ -62,7 +62,7 @@ def test_429_and_529_are_retried_after_the_time_the_server_asks_for():
     witness = Witness(client=mock_client(busy + [YES], seen, max_retries=2))
     answer = witness.ask(HEDGED)
     assert answer.usable and len(seen) == 3
-    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, HEDGED), witness.max_tokens)
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, as_data(HEDGED)), witness.max_tokens)
     one_call = cost("claude-haiku-4-5", {"input_tokens": 400, "output_tokens": 50})
     assert witness.meter.unmetered == 2 and witness.meter.spent_usd == pytest.approx(2 * worst + one_call)
 
@@ -87,6 +87,26 @@ def test_a_timeout_from_a_built_client_is_retried_then_discarded(monkeypatch):
         assert len(stub.requests) == 2 and time.monotonic() - started < 10
 
 
+def test_a_run_stops_calling_at_its_deadline_and_keeps_every_report_made_before_it(monkeypatch):
+    """A hung endpoint costs a whole run at most its deadline (per call it cost timeout x attempts: 61.5 s)."""
+    from spacy_factwash.llm.review import Review
+
+    memories = [f"{name} will be promoted, or so it seems." for name in ("Alice", "Bob", "Carol", "Dan")]
+    reports = [inspect("Someone might be promoted.", memory) for memory in memories]
+    assert all(r.verdict == "rewrite" for r in reports)
+    with AnthropicStub(lambda body, n: YES if n == 1 else HANG) as stub:
+        for name, value in stub.env().items():
+            monkeypatch.setenv(name, value)
+        review = Review.build(witness=True, deadline_s=3.0)  # the client from the environment: 20 s x 3 attempts
+        started = time.monotonic()
+        reviewed = [review(report, None, None) for report in reports]
+        took = time.monotonic() - started
+    assert took < 8 and len(stub.requests) == 2  # the second call was given up at the deadline, no third made
+    assert [r.verdict for r in reviewed] == ["pass", "rewrite", "rewrite", "rewrite"]
+    assert reviewed[1:] == reports[1:] and review.meter.late == 3 and review.meter.refused == 0
+    assert "the run's deadline of 3 s passed: 3 call(s) not made or given up, their flags stand" in review.meter.line()
+
+
 def test_the_client_is_only_built_when_a_call_is_made():
     witness = Witness()
     report = inspect("Alice leads the team.", "Alice leads the team.")
@@ -96,13 +116,13 @@ def test_the_client_is_only_built_when_a_call_is_made():
 # -- the witness in the gate ------------------------------------------------------------------------
 
 def test_a_lowered_flag_leaves_a_note_pointing_at_the_quoted_words_in_the_memory():
-    source, memory = "Someone thinks Alice might be promoted.", "Bob said that Alice will, one would imagine, be promoted."
+    source, memory = "Someone thinks Alice might be promoted.", "Bob said that Alice will be promoted, or so it seems."
     report = inspect(source, memory)
     assert "strengthened_certainty" in {c.type for c in report.changes}
     lowered = lower_with_witness(report, Witness(client=mock_client([YES])))
     [note] = [n for n in lowered.notes if n.type == LOWERED]
-    assert memory[note.memory.start_char:note.memory.end_char] == "one would imagine"
-    assert note.values["removed"] == "strengthened_certainty" and note.values["prompt"] == "witness-v2"
+    assert memory[note.memory.start_char:note.memory.end_char] == "seems" and note.values["entry"] == "hedge:seem"
+    assert note.values["removed"] == "strengthened_certainty" and note.values["prompt"] == "witness-v3"
 
 
 @pytest.mark.parametrize("quoted", [".", ",", "a", "wi", "ill be", "was", "the", "it is", "4,500", "  "])
@@ -153,7 +173,7 @@ def test_the_budget_stops_a_run_before_a_call_that_could_pass_it_and_a_rerun_res
     seen = []
     one_call = cost("claude-haiku-4-5", {"input_tokens": 400, "output_tokens": 50})  # the stand-in's usage
     witness = Witness(client=mock_client([YES], seen))
-    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, sentences[0]), witness.max_tokens)
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, as_data(sentences[0])), witness.max_tokens)
     meter = witness.meter = Meter(max_usd=2.5 * one_call + worst)  # room for three calls, judged by their worst case
 
     def work(sentence):
@@ -172,7 +192,7 @@ def test_the_budget_stops_a_run_before_a_call_that_could_pass_it_and_a_rerun_res
 def test_calls_that_time_out_are_charged_at_their_worst_case_so_a_one_call_cap_lets_one_call_through():
     seen = []
     witness = Witness(client=mock_client([httpx.ReadTimeout("no answer")], seen, max_retries=2))
-    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, HEDGED), witness.max_tokens)
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, as_data(HEDGED)), witness.max_tokens)
     witness.meter = Meter(max_usd=3 * worst * 1.5)  # room for one call of three attempts, not two
     assert not witness.ask(HEDGED).usable and len(seen) == 3
     assert witness.meter.unmetered == 3 and witness.meter.spent_usd == pytest.approx(3 * worst)
@@ -188,7 +208,7 @@ def test_an_impossible_usage_is_refused_and_charged_at_the_worst_case(usage):
     reply = httpx.Response(200, json=message({"model": "claude-haiku-4-5", "tool_choice": {"name": "report_cues"}},
                                              YES, usage=usage))
     witness = Witness(client=mock_client([reply]))
-    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, HEDGED), witness.max_tokens)
+    worst = worst_case("claude-haiku-4-5", witness.request_bytes("witness", TOOL, as_data(HEDGED)), witness.max_tokens)
     answer = witness.ask(HEDGED)
     assert not answer.usable and "ImpossibleUsage" in answer.reason and witness.discarded == 1
     assert witness.meter.spent_usd == pytest.approx(worst) and witness.meter.input_tokens == 0
@@ -209,7 +229,7 @@ def test_a_cached_reply_costs_nothing_and_is_validated_again(tmp_path):
     assert first.ask(HEDGED).usable and len(seen) == 1
     again = Witness(client=mock_client([YES], seen), cache=ReplyCache(tmp_path / "replies.sqlite"))
     answer = again.ask(HEDGED)
-    assert answer.usable and answer.hedge_words == ("one would imagine",) and len(seen) == 1
+    assert answer.usable and answer.hedge_words == ("it seems",) and len(seen) == 1
     assert again.meter.cached == 1 and again.meter.calls == 0 and again.meter.spent_usd == 0
 
 
@@ -227,11 +247,11 @@ def test_a_row_planted_in_the_cache_is_validated_again_and_a_row_under_a_borrowe
     cache = ReplyCache(tmp_path / "replies.sqlite")
     witness = Witness(client=mock_client([YES]), cache=cache)
     planted = {"hedges": True, "hedge_words": ["."], "attributes": False, "attribution_words": []}
-    cache.put(witness.request(load_prompt("witness"), TOOL, "Alice will be promoted."), "witness-v2",
+    cache.put(witness.request(load_prompt("witness"), TOOL, as_data("Alice will be promoted.")), "witness-v3",
               {"input": planted, "stop_reason": "tool_use"})
     assert lower_with_witness(report, witness).verdict == "rewrite"  # the planted full stop removes nothing
     assert witness.meter.cached == 1 and witness.meter.calls == 0 and witness.discarded == 1
-    other = witness.request(load_prompt("witness"), TOOL, "Bob will be promoted.")
+    other = witness.request(load_prompt("witness"), TOOL, as_data("Bob will be promoted."))
     with cache._db:  # a row copied under another request's key: its request does not match, so it is a miss
         cache._db.execute("UPDATE requests SET key = ?", (cache_key(other),))
     seen = []
@@ -593,7 +613,7 @@ def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_fi
         assert len(stub.requests) == 8 and "HEDGE        witness" in finished.output
     [run] = (tmp_path / "model-runs").iterdir()
     assert parse_run_name(run.name) == {"operation": "witness-eval", "model": "claude-haiku-4-5",
-                                        "params": {"per_class": "4", "prompt": "witness-v2"}, "seed": 0}
+                                        "params": {"per_class": "4", "prompt": "witness-v3"}, "seed": 0}
     assert len(RunFile(run).done) == 8
 
 

@@ -26,8 +26,8 @@ def test_the_lexicons_ship_inside_the_installed_package():
         assert not in_ci(), "CI must test the installed wheel, not the checkout"
         assert packaged_lexicon_dir() == ROOT / "lexicons"
     else:
-        assert packaged_lexicon_dir() == package / "lexicons"
-        assert sorted(p.name for p in (package / "lexicons").glob("*.jsonl")) == sorted(
+        assert packaged_lexicon_dir() == package / "data" / "lexicons"
+        assert sorted(p.name for p in (package / "data" / "lexicons").glob("*.jsonl")) == sorted(
             p.name for p in (ROOT / "lexicons").glob("*.jsonl")
         )
 

@@ -192,7 +192,9 @@ def test_the_model_says_its_licence_wherever_it_ships():
     assert "Attribution-ShareAlike 4.0" in (MODEL / LICENSE_NAME).read_text(encoding="utf8")
     assert "CC BY-SA 4.0" in (MODEL / "README.md").read_text(encoding="utf8")
     assert json.loads((MODEL / "meta.json").read_text(encoding="utf8"))["license"] == "CC BY-SA 4.0"
-    assert "CC BY-SA 4.0" in (ROOT / "pyproject.toml").read_text(encoding="utf8").split("license =", 1)[1].split("\n")[0]
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf8")
+    assert "CC-BY-SA-4.0" in pyproject.split("\nlicense = ", 1)[1].split("\n")[0]  # an SPDX expression
+    assert f'"pipelines/ewt_parser/{LICENSE_NAME}"' in pyproject.split("\nlicense-files = ", 1)[1].split("\n")[0]
 
 
 def test_the_models_provenance_ties_it_to_the_treebank_and_the_committed_config():
@@ -212,7 +214,7 @@ def test_the_parse_pipeline_ships_inside_the_installed_package():
     if package.parent == ROOT:  # a source checkout
         assert ewt_parser_dir() == ROOT / "pipelines" / "ewt_parser"
     else:
-        assert ewt_parser_dir() == package / "pipelines" / "ewt_parser"
+        assert ewt_parser_dir() == package / "data" / "pipelines" / "ewt_parser"
         assert (ewt_parser_dir() / LICENSE_NAME).is_file() and (ewt_parser_dir() / PROVENANCE).is_file()
 
 

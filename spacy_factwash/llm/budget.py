@@ -14,10 +14,18 @@ negative count would lower the spend, an absurd one is a broken reply). An
 attempt that may have reached the service but brought back no usage (a
 timeout, a server error, a retry the SDK made before the reply that came
 back, an impossible usage) is charged at its worst case.
+
+A run may also have a deadline (``deadline_s``), beside each call's own
+timeout: its clock starts at the run's first call that is not answered from
+the cache, no call is made once it has passed, and a call still in flight
+when it passes is given up (charged at its worst case). Each is counted
+(``late``) and the cost line says so; the flags those calls would have been
+asked about stay.
 """
 
 import json
 import re
+import time
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Dict, Optional
@@ -46,7 +54,13 @@ class ImpossibleUsage(FactwashError, ValueError):
     code = "E011"
 
 
-STOPS = (BudgetExhausted, UnknownPrice)  # these stop a run; any other failed call is a discarded reply
+class DeadlineReached(FactwashError, RuntimeError):
+    """The run's deadline passed: the next call was not made, or the call in flight was given up."""
+
+    code = "E040"
+
+
+STOPS = (BudgetExhausted, UnknownPrice, DeadlineReached)  # not a discarded reply: the caller decides what stops
 
 
 def price_table() -> Dict[str, Any]:
@@ -116,6 +130,23 @@ class Meter:
     output_tokens: int = 0
     refused: int = 0
     unmetered: int = 0  # attempts charged at their worst case: no (possible) usage came back
+    deadline_s: Optional[float] = None  # seconds for the whole run, from its first call (None: no deadline)
+    started: Optional[float] = None  # ``time.monotonic()`` at the run's first call
+    late: int = 0  # calls not made, or given up in flight, because the deadline had passed
+
+    def seconds_left(self) -> Optional[float]:
+        """Seconds before the run's deadline (None without one), its clock started by the first call that asks;
+        ``DeadlineReached`` (counted) when none are left."""
+        if self.deadline_s is None:
+            return None
+        if self.started is None:
+            self.started = time.monotonic()
+        left = self.deadline_s - (time.monotonic() - self.started)
+        if left <= 0:
+            self.late += 1
+            raise DeadlineReached(f"the model run's deadline of {self.deadline_s:g} s has passed: no further call "
+                                  "is made")
+        return left
 
     def allow(self, model: str, request_bytes: int, max_tokens: int, attempts: int = 1) -> None:
         """Raise ``BudgetExhausted`` when the call's worst case, over every attempt the SDK may make, could pass
@@ -175,5 +206,7 @@ class Meter:
         refused = f", {self.refused} call(s) refused by the budget" if self.refused else ""
         unmetered = (f", {self.unmetered} attempt(s) charged at their worst case (no usage came back)"
                      if self.unmetered else "")
+        late = (f", the run's deadline of {self.deadline_s:g} s passed: {self.late} call(s) not made or given up, "
+                "their flags stand" if self.late else "")
         return (f"model cost: {self.calls} call(s), {self.cached} from cache, {self.input_tokens:,} input and "
-                f"{self.output_tokens:,} output tokens, ${self.spent_usd:.4f}{cap}{unmetered}{refused}")
+                f"{self.output_tokens:,} output tokens, ${self.spent_usd:.4f}{cap}{unmetered}{refused}{late}")

@@ -5,24 +5,29 @@ Every component here (witness, support judge, fixer) asks through
 against its manifest (a prompt edited without a new version is refused, so
 a cached or recorded reply always names the prompt that produced it); a
 reply cached for exactly this request is returned without a call; otherwise
-the meter checks the budget over every attempt the SDK may make, the call is
-made through the anthropic SDK with the tool forced and ``strict``, its usage
-is checked and charged (a failed call at its worst case), and the raw reply
-is cached.
+the meter checks the budget over every attempt the SDK may make and the
+run's deadline, the call is made through the anthropic SDK with the tool
+forced and ``strict`` (given up when the deadline passes while it is in
+flight), its usage is checked and charged (a failed call at its worst case),
+and the raw reply is cached. A reply that stopped for anything but its tool
+call (``refusal``, ``max_tokens``) is ``unfinished``: the components discard
+it whatever it holds.
 """
 
 import json
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..errors import FactwashError
 from ..lexicon.frozen import sha256
-from .budget import STOPS, Meter
+from .budget import STOPS, DeadlineReached, Meter
 from .cache import ReplyCache
 
 DEFAULT_MODEL = "claude-haiku-4-5"
+TOOL_STOP = "tool_use"  # the one stop reason of a reply that finished its forced tool call
 
 
 class PromptError(FactwashError, ValueError):
@@ -90,6 +95,32 @@ class Reply:
     cached: bool = False
 
 
+def unfinished(reply: Reply) -> bool:
+    """Whether a reply stopped for anything but its tool call (a refusal, ``max_tokens``): never to be used."""
+    return reply.stop_reason != TOOL_STOP
+
+
+def within(seconds: float, call: Callable[[], Any]) -> Any:
+    """``call()``'s result, or ``DeadlineReached`` when it has not returned after ``seconds`` (it is left to end
+    by its own timeout in a daemon thread, its result unread)."""
+    outcome: Dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as err:  # handed to the caller below
+            outcome["error"] = err
+
+    thread = threading.Thread(target=run, name="factwash-model-call", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise DeadlineReached(f"the model run's deadline passed during a call: it was given up after {seconds:.1f} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 @dataclass
 class ModelComponent:
     """Client, model, call settings, meter and reply cache of a model component.
@@ -111,7 +142,8 @@ class ModelComponent:
     discarded: int = 0
 
     def try_ask(self, prompt_name: str, tool: dict, content: str) -> Tuple[Optional[Reply], str]:
-        """Ask once and count it: (reply, "") or (None, why the call failed); budget and price errors propagate."""
+        """Ask once and count it: (reply, "") or (None, why the call failed); budget, price and deadline errors
+        propagate."""
         try:
             reply, failure = self.ask_tool(prompt_name, tool, content), ""
         except STOPS:
@@ -136,13 +168,22 @@ class ModelComponent:
         retries = self.max_retries if self.client is None else getattr(self.client, "max_retries", self.max_retries)
         return 1 + int(retries)
 
-    def ask_tool(self, prompt_name: str, tool: dict, content: str) -> Reply:
-        """Ask once with ``tool`` forced; raises ``BudgetExhausted`` (no call made) or the SDK's error.
+    def send(self, request: Dict[str, Any], seconds_left: Optional[float]):
+        """The raw response to one request; with a deadline, each attempt's timeout is cut to the time left and
+        the call is given up (``DeadlineReached``) when the time runs out first."""
+        create = self.client.messages.with_raw_response.create
+        if seconds_left is None:
+            return create(**request)
+        return within(seconds_left, lambda: create(**request, timeout=min(self.timeout, seconds_left)))
 
-        A call that fails after it may have reached the service is charged at
-        its worst case for every attempt it could have made; a reply whose
-        usage is impossible is charged the same way and raises
-        ``ImpossibleUsage`` (it is neither used nor cached).
+    def ask_tool(self, prompt_name: str, tool: dict, content: str) -> Reply:
+        """Ask once with ``tool`` forced; raises ``BudgetExhausted`` or ``DeadlineReached`` (no call made), or
+        the SDK's error.
+
+        A call that fails after it may have reached the service (a call given
+        up at the deadline too) is charged at its worst case for every attempt
+        it could have made; a reply whose usage is impossible is charged the
+        same way and raises ``ImpossibleUsage`` (it is neither used nor cached).
         """
         prompt = load_prompt(prompt_name)
         if self.cache is None:
@@ -154,13 +195,15 @@ class ModelComponent:
             return Reply(stored["input"], stored["stop_reason"], self.model, prompt.id, cached=True)
         size, attempts = self.request_bytes(prompt_name, tool, content), self.attempts()
         self.meter.allow(self.model, size, self.max_tokens, attempts)
+        seconds_left = self.meter.seconds_left()
         if self.client is None:
             self.client = anthropic_client(self.timeout, self.max_retries)
         try:
-            raw = self.client.messages.with_raw_response.create(**request)
+            raw = self.send(request, seconds_left)
             response = raw.parse()
-        except Exception:
+        except Exception as err:
             self.meter.charge_worst(self.model, size, self.max_tokens, attempts)
+            self.meter.late += isinstance(err, DeadlineReached)
             raise
         self.meter.charge(self.model, response.usage, size, self.max_tokens, raw.retries_taken)
         blocks = [b for b in response.content if getattr(b, "type", None) == "tool_use" and b.name == tool["name"]]

@@ -15,7 +15,7 @@ from ..pipes.gate.gate import Gate
 from ..syntax.sentences import sentencizer_only
 from .budget import worst_case
 from .tasks.support import TOOL as SUPPORT_TOOL, SupportJudge, judged_sentences
-from .tasks.witness import DISPROVES, TOOL as WITNESS_TOOL, Witness
+from .tasks.witness import DISPROVES, TOOL as WITNESS_TOOL, Witness, as_data
 
 
 def planned_calls(pairs: Iterable[Tuple[str, str]], nlp, model: str) -> Dict[str, float]:
@@ -35,7 +35,7 @@ def planned_calls(pairs: Iterable[Tuple[str, str]], nlp, model: str) -> Dict[str
                 asked.add(sentence)
                 plan["witness_calls"] += 1
                 plan["witness_usd"] += worst_case(
-                    model, witness.request_bytes("witness", WITNESS_TOOL, sentence), witness.max_tokens)
+                    model, witness.request_bytes("witness", WITNESS_TOOL, as_data(sentence)), witness.max_tokens)
         if judge.sends(source):
             for sent in judged_sentences(memory_doc):
                 plan["support_calls"] += 1

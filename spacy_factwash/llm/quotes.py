@@ -9,7 +9,8 @@ word: "a" is not found in "was"), and it must hold at least one word that is
 not a function word (``function_words.txt``), so a full stop, a letter or
 "the" can never serve as a quoted cue. ``locate`` maps a match in the
 normalised text back to character offsets in the original, so every model
-finding points into the text like a cue does.
+finding points into the text like a cue does. (The witness's quotes are held
+to more: ``markers.py``.)
 """
 
 import re
@@ -26,7 +27,7 @@ def normalise(text: str) -> str:
     return SPACE.sub(" ", text.translate(QUOTES).lower()).strip()
 
 
-def _normalised_with_offsets(text: str) -> Tuple[str, List[int]]:
+def normalised_with_offsets(text: str) -> Tuple[str, List[int]]:
     """The normalised text and, for each of its characters, the offset of the original character it came from."""
     chars: List[str] = []
     offsets: List[int] = []
@@ -46,7 +47,7 @@ def locate(text: str, quote: str) -> Optional[Tuple[int, int]]:
     needle = normalise(quote)
     if not needle:
         return None
-    haystack, offsets = _normalised_with_offsets(text)
+    haystack, offsets = normalised_with_offsets(text)
     before = r"(?<!\w)" if re.match(r"\w", needle) else ""
     after = r"(?!\w)" if re.search(r"\w$", needle) else ""
     match = re.search(before + re.escape(needle) + after, haystack)

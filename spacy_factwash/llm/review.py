@@ -3,7 +3,8 @@
 The gate knows nothing of models; a caller that enables them passes a
 ``Review`` to ``inspect(..., review=...)`` or runs it on a report itself. The
 witness (if any) may lower the verdict; the support judge (if any) adds notes
-that never move it. Both share one meter (one budget) and one reply cache.
+that never move it. Both share one meter (one budget, one deadline for the
+whole run) and one reply cache.
 """
 
 from dataclasses import dataclass, field
@@ -28,9 +29,11 @@ class Review:
 
     @classmethod
     def build(cls, witness: bool = False, support: bool = False, model: str = DEFAULT_MODEL,
-              max_usd: Optional[float] = None, cache: Optional[ReplyCache] = None, client=None) -> "Review":
-        """The components asked for, on one client, one meter and one cache; none built when none is asked for."""
-        meter = Meter(max_usd)
+              max_usd: Optional[float] = None, cache: Optional[ReplyCache] = None, client=None,
+              deadline_s: Optional[float] = None) -> "Review":
+        """The components asked for, on one client, one meter (the budget and the run's deadline) and one cache;
+        none built when none is asked for."""
+        meter = Meter(max_usd, deadline_s=deadline_s)
         shared = dict(client=client, model=model, meter=meter, cache=cache)
         return cls(Witness(**shared) if witness else None, SupportJudge(**shared) if support else None, meter)
 

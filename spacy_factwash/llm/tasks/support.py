@@ -11,7 +11,8 @@ What it adds to a report is a note, never a change: an ``unsupported_claim``
 note (marked reject-class, as the finding is serious, and ``applied: false``)
 with offsets in both texts, and a ``support_not_established`` note for every
 sentence the model could not settle (cannot_tell, a discarded reply, a failed
-call, an exhausted budget, a source too long to send). A model may only lower
+call, a reply that stopped for anything but its tool call, an exhausted
+budget or a passed deadline, a source too long to send). A model may only lower
 a verdict, so the verdict never moves; a reader who wants the finding to
 block a write acts on the note, knowing it came from a model.
 """
@@ -23,8 +24,8 @@ from spacy.tokens import Doc
 
 from ...pipes.gate.report import Change, Excerpt
 from ...syntax.sentences import sentences
-from ..budget import BudgetExhausted
-from ..client import ModelComponent
+from ..budget import BudgetExhausted, DeadlineReached
+from ..client import ModelComponent, unfinished
 from ..quotes import locate, normalise, quote_problem
 
 TOOL = {
@@ -102,15 +103,17 @@ class SupportJudge(ModelComponent):
         return len(source) <= self.max_source_chars
 
     def judge(self, source: str, sentence: str) -> SupportAnswer:
-        """The validated judgement for one sentence; raises ``BudgetExhausted`` when no call may be made."""
+        """The validated judgement for one sentence; raises ``BudgetExhausted`` or ``DeadlineReached`` when no
+        call may be made."""
         if not self.sends(source):
             return SupportAnswer(None, reason=f"the source has {len(source):,} characters, over max_source_chars "
                                               f"({self.max_source_chars:,}); it was not sent")
         reply, failure = self.try_ask("added", TOOL, self.content(source, sentence))
         if reply is None:
             answer = SupportAnswer(None, reason=failure, model=self.model)
-        elif reply.input is None:
-            answer = SupportAnswer(None, reason=f"no tool call in the reply (stop_reason {reply.stop_reason})")
+        elif unfinished(reply) or reply.input is None:
+            answer = SupportAnswer(None, reason=f"no finished tool call in the reply (stop_reason "
+                                                f"{reply.stop_reason})")
         else:
             answer = validate(source, sentence, reply.input)
         if answer.judgement is None and answer.reason != CANNOT_TELL:
@@ -144,15 +147,16 @@ def review_support(report, source: str, memory: Doc, judge: SupportJudge):
     call each. The verdict and the changes are left as they are.
     """
     notes: List[Change] = []
-    exhausted = False
+    stopped = ""  # why no more calls are made: the budget or the run's deadline
     for sent in judged_sentences(memory):
         excerpt = Excerpt(sent.text, sent.start_char, sent.end_char)
-        answer = SupportAnswer(None, reason="budget exhausted: not asked")
-        if not exhausted:
+        if not stopped:
             try:
                 answer = judge.judge(source, sent.text)
-            except BudgetExhausted:
-                exhausted = True
+            except (BudgetExhausted, DeadlineReached) as stop:
+                stopped = "budget exhausted" if isinstance(stop, BudgetExhausted) else "the run's deadline passed"
+        if stopped:
+            answer = SupportAnswer(None, reason=f"{stopped}: not asked")
         if answer.judgement == "unsupported":
             notes.append(_note(UNSUPPORTED, excerpt, source, answer))
         elif answer.judgement is None:

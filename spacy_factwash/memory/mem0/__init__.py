@@ -13,6 +13,8 @@ The modules, by job:
 - ``decisions.py``: a write gated and decided, its provenance, and its audit records;
 - ``policy.py``: what each verdict does (store, store unverified, hold, drop; a fixer's rewrite);
 - ``hook.py``: mem0's extraction call intercepted, its reply read exactly as mem0 reads it;
+- ``context.py``: what the extraction read (the session's last messages and the call's), turn by turn: hearsay an
+  earlier turn reports, and the reply's other fields checked against the turns a fact comes from;
 - ``storing.py``: a decided fact written to the store and confirmed; update, delete, reset, approve, reject;
 - ``adding.py``: the paths of ``add`` (mem0's own write with the hook inside it, verbatim, procedural);
 - ``recovery.py``: settling decisions whose outcome could not be written;

@@ -1,8 +1,9 @@
 """The add paths: ``add(messages)`` with mem0's own write gated inside it, and ``add(..., infer=False)``.
 
-- ``add(messages)`` (``infer=True``): mem0's own write, its LLM's reply gated inside it (``hook.py``); then the
-  facts it was not to store itself are stored verbatim with their own provenance (``storing.py``), held or
-  dropped (``policy.py``).
+- ``add(messages)`` (``infer=True``): mem0's own write, its LLM's reply gated inside it (``hook.py``) against
+  everything the extraction read: the session's earlier messages and these (``context.py``; a ``source=`` given
+  stands for these messages); then the facts it was not to store itself are stored verbatim with their own
+  provenance (``storing.py``), held or dropped (``policy.py``).
 - ``add(messages, infer=False, source=...)``: each message is gated against the source. Without a source
   nothing can be checked: the policy's ``unsourced`` entry says what happens (``store_unverified`` by default:
   stored marked unverified and audited; ``hold`` or ``drop`` refuse it).
@@ -14,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional
 
 from ..provenance import Verification
 from .decisions import SOURCE_KEY, VERIFICATION_KEY, Call, Op, Steps, new_id, source_item_id
-from .hook import CURRENT_CALL, Withheld
+from .hook import CURRENT_CALL, Withheld, watch_history
 from .storing import NotStored, StoringWrites
 from .validation import check_text, checked_messages, checked_metadata, messages_text, split_scope
 
@@ -44,12 +45,15 @@ class AddingWrites(StoringWrites):
     def _add_inferred(self, listed, path: str, source: Optional[str], metadata: Dict[str, Any], scope,
                       options) -> Steps:
         """mem0's own write, with the LLM's reply gated inside it; then the facts it was not to store itself."""
-        source = source if source is not None else messages_text(listed)
-        call = Call(new_id(), path, source, scope, metadata, options)
+        given = source is not None
+        source = source if given else messages_text(listed)
+        call = Call(new_id(), path, source, scope, metadata, options,
+                    messages=[{"role": "user", "content": source}] if given else listed)
         call.shared = {VERIFICATION_KEY: Verification.ATTRIBUTED.name.lower(), SOURCE_KEY: source_item_id(source)}
         mem0_metadata = {**metadata, **call.shared}
         if path == "procedural":
             mem0_metadata.pop("memory_type")
+        watch_history(self.memory)
         token = CURRENT_CALL.set(call)
         try:
             result = yield Op("add", (listed,), {**options, **scope, "infer": True, "metadata": mem0_metadata})

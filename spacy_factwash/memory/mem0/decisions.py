@@ -16,6 +16,7 @@ from ..audit import AuditLog
 from ..database import Database
 from ..provenance import Item, SQLiteStore, Verification
 from ..queue import ReviewQueue
+from .context import ROLE_FIELD, TurnReview, checked_fields, read_context
 
 VERIFICATION_KEY = "factwash_verification"
 SOURCE_KEY = "factwash_source"
@@ -50,6 +51,8 @@ class Decision:
     operation: str = "add"
     memory_id: Optional[str] = None
     held: Optional[int] = None
+    reply_fields: Dict[str, Any] = field(default_factory=dict)  # what mem0 is given back beside an extracted fact
+    refused_fields: Dict[str, str] = field(default_factory=dict)  # the extraction reply's other fields, and why
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> "Decision":
@@ -72,6 +75,8 @@ class Call:
     to_store: List[Decision] = field(default_factory=list)  # handed to mem0's own write
     deferred: List[Decision] = field(default_factory=list)  # stored verbatim after it
     reports: Dict[str, Any] = field(default_factory=dict)  # each decision's Report, for a fixer
+    messages: List[Dict[str, Any]] = field(default_factory=list)  # the messages of an inferring write
+    history: List[Dict[str, Any]] = field(default_factory=list)  # the session messages mem0's extraction read
 
 
 @dataclass(frozen=True)
@@ -122,25 +127,43 @@ class Decisions:
 
     # -- deciding ----------------------------------------------------------------------------------
 
-    def _decide(self, call: Call, path: str, source: str, fact: str, *, operation: str = "add",
-                memory_id: Optional[str] = None) -> Decision:
-        """Gate one fact against its source, log the decision, then record its provenance."""
-        with self._exclusive:  # a witness (the review) may lower the verdict, never raise it
-            report = self.gate.check(source, fact, self.review)
+    def _source_item(self, source: str, path: str) -> str:
+        """The provenance id of a source text, its item recorded the first time it is seen."""
         source_id = source_item_id(source)
         if self.provenance.get(source_id) is None:
             self.provenance.add(Item(source_id, source, "user_statement", path, verification=Verification.ATTRIBUTED))
+        return source_id
+
+    def _decide(self, call: Call, path: str, source: str, fact: str, *, operation: str = "add",
+                memory_id: Optional[str] = None, extracted: Optional[Mapping[str, Any]] = None) -> Decision:
+        """Gate one fact against its source, log the decision, then record its provenance.
+
+        A fact mem0 extracted (``extracted``: the reply's item) is gated against everything the extraction read
+        (``context.py``: the session's earlier messages and this call's, turn by turn), and derives from that
+        too when it is more than ``source``; the reply's fields beside the text are checked and recorded.
+        """
+        context = read_context(call.history, call.messages or [{"role": "user", "content": source}]) \
+            if extracted is not None else None
+        turns = TurnReview(self.gate, context, self.review, find_turns=ROLE_FIELD in extracted) if context else None
+        with self._exclusive:  # a witness (the review) may lower the verdict, never raise it
+            report = self.gate.check(context.text if context else source, fact, turns or self.review)
+        source_id = self._source_item(source, path)
+        inputs = [source_id] + ([self._source_item(context.text, "session_history")]
+                                if context and context.text != source else [])
         decision_id = new_id()
         item = Item(f"fact:{decision_id}", fact, "model_inference", path, verification=Verification.ATTRIBUTED)
         changes, unchecked = [c.type for c in report.changes], report.verdict == "uncheckable"
-        derived = self.provenance.derived(item, [source_id], changes, unchecked)
-        decision = Decision(decision_id, call.id, path, source, fact, report.verdict, self.policy[report.verdict],
+        derived = self.provenance.derived(item, inputs, changes, unchecked)
+        kept, refused = checked_fields(extracted, context, turns.turns) if context else ({}, {})
+        decision = Decision(decision_id, call.id, path, context.text if context else source, fact, report.verdict,
+                            self.policy[report.verdict],
                             {VERIFICATION_KEY: derived.verification.name.lower(), SOURCE_KEY: source_id},
-                            report.to_dict(), call.scope, call.metadata, operation, memory_id)
+                            report.to_dict(), call.scope, call.metadata, operation, memory_id,
+                            reply_fields=kept, refused_fields=refused)
         call.reports[decision_id] = report
         self._record_decision(decision)
         try:
-            self.provenance.derive(item, [source_id], changes, unchecked)
+            self.provenance.derive(item, inputs, changes, unchecked)
         except BaseException as err:
             self._record_failure(decision, err)
             raise

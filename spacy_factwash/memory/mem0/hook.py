@@ -1,10 +1,14 @@
 """The LLM hook: mem0's extraction call intercepted, its reply read exactly as mem0 reads it, and gated.
 
-``add(messages)`` (``infer=True``) makes mem0 ask its LLM for facts once. The wrapper replaces the Memory's
+``add(messages)`` (``infer=True``) makes mem0 ask its LLM for facts once, with the session's last messages
+beside the call's: ``SessionHistory`` hands the write what mem0 read of them (its own ``get_last_messages``
+call), so each fact is gated against everything the extraction read (``context.py``). The wrapper replaces the Memory's
 LLM with ``GatedLLM``, which hands the reply of that call to the write that asked for it (found through a
 context variable, so threads and asyncio tasks sharing one wrapper never see each other's facts). The write
 gates every fact the reply holds and gives mem0 back only the facts the policy stores with the provenance all
-of them share; the others are stored verbatim afterwards, held or dropped (``adding.py``). A reply mem0 could
+of them share; the others are stored verbatim afterwards, held or dropped (``adding.py``). A fact is given back
+to mem0 as its text and the fields mem0 stores beside it that the gate kept (``attributed_to``, when it names
+who provided the fact); every field of the reply item is recorded in the fact's decision. A reply mem0 could
 not read stores nothing and is audited with the raw reply, and so is an extraction made outside a gated write
 (through the naked ``wrapped.memory``): none of its facts is stored.
 
@@ -18,6 +22,7 @@ could not read stores nothing either way.
 
 import contextvars
 import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
@@ -26,6 +31,7 @@ from .policy import PolicyActions
 
 EMPTY_EXTRACTION = json.dumps({"memory": []})
 CURRENT_CALL: contextvars.ContextVar = contextvars.ContextVar("factwash_gated_call", default=None)
+_WATCHING = threading.Lock()
 
 
 class Withheld(Exception):
@@ -70,20 +76,46 @@ def read_extraction(reply: Any) -> Extraction:
     return extraction
 
 
-class GatedLLM:
+class Forwarding:
+    """Another object in everything but the methods a subclass defines (mem0's LLM, its history store)."""
+
+    def __init__(self, inner) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str):
+        """What the subclass does not define is the wrapped object's own."""
+        return getattr(self._inner, name)
+
+
+class SessionHistory(Forwarding):
+    """mem0's history store, handing the session messages its extraction reads to the gated write in flight."""
+
+    def get_last_messages(self, *args, **kwargs):
+        """mem0's read of the session's last messages, kept by the write that made it."""
+        messages = self._inner.get_last_messages(*args, **kwargs)
+        call = CURRENT_CALL.get()
+        if call is not None:
+            call.history = [dict(message) for message in messages]
+        return messages
+
+
+def watch_history(memory) -> None:
+    """Put ``SessionHistory`` around the Memory's history store (again after mem0 replaced it, as ``reset`` does)."""
+    with _WATCHING:
+        if getattr(memory, "db", None) is not None and not isinstance(memory.db, SessionHistory):
+            memory.db = SessionHistory(memory.db)
+
+
+class GatedLLM(Forwarding):
     """mem0's LLM, with every reply that becomes a memory passed through the gate of the write that asked for it."""
 
     def __init__(self, llm, owner: "HookedWrites") -> None:
-        self._llm = llm
+        super().__init__(llm)
         self._owner = owner
-
-    def __getattr__(self, name: str):
-        """Everything but ``generate_response`` is the LLM's own."""
-        return getattr(self._llm, name)
 
     def generate_response(self, *args, **kwargs):
         """mem0's call to its LLM; an extraction or procedural reply is gated before mem0 reads it."""
-        reply = self._llm.generate_response(*args, **kwargs)
+        reply = self._inner.generate_response(*args, **kwargs)
         call = CURRENT_CALL.get()
         extraction = kwargs.get("response_format") == {"type": "json_object"}
         if call is None:
@@ -109,8 +141,11 @@ class HookedWrites(PolicyActions):
             self.audit.write({"event": "unreadable", "call": call.id, "path": call.path, "reply": reply,
                               "reason": extraction.error or "list items that are not facts with a string text",
                               "items": extraction.unreadable})
-        kept = [fact for fact in extraction.facts
-                if self._route(call, self._decide(call, call.path, call.source, fact["text"]))]
+        kept = []
+        for fact in extraction.facts:
+            decision = self._decide(call, call.path, call.source, fact["text"], extracted=fact)
+            if self._route(call, decision):
+                kept.append({"text": fact["text"], **decision.reply_fields})
         return json.dumps({"memory": kept})
 
     def _gate_procedural(self, call: Call, reply: Any) -> Any:

@@ -6,7 +6,6 @@ an absolute path under the repository root: they run the same from any folder.
 """
 
 import json
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -14,8 +13,9 @@ import typer
 
 from spacy_factwash.cli._util import SETTINGS, fail
 
+from ..corpora_folder import CORPORA_ENV, absolute, from_environment, problem
+
 REPOSITORY = Path(__file__).resolve().parents[3]  # tools/factwash_dev/cli/_util.py -> the checkout
-CORPORA_ENV = "FACTWASH_CORPORA"
 COMMAND = "python tools/dev.py"
 
 app = typer.Typer(**SETTINGS, help="spacy-factwash developer commands: evaluation, mining, benches, documentation "
@@ -23,12 +23,13 @@ app = typer.Typer(**SETTINGS, help="spacy-factwash developer commands: evaluatio
 
 
 def corpora_root(corpora: Optional[Path]) -> Path:
-    """The corpora folder: the option, else $FACTWASH_CORPORA; a clear error when neither is there."""
-    if corpora is None and not os.environ.get(CORPORA_ENV):
+    """The corpora folder as an absolute path: the option, else $FACTWASH_CORPORA, a relative one read against the
+    folder it was given in (``corpora_folder``); a clear error when neither is there."""
+    root = absolute(corpora) if corpora is not None else from_environment()
+    if root is None:
         fail(f"give --corpora or set {CORPORA_ENV} to the corpora folder")
-    root = corpora if corpora is not None else Path(os.environ[CORPORA_ENV])
-    if not (root / "SOURCES.md").is_file():
-        fail(f"{root}: not the corpora folder (no SOURCES.md)")
+    if (found := problem(root)) is not None:
+        fail(found)
     return root
 
 

@@ -1,5 +1,5 @@
-"""The cue layer's evaluation on the corpora: corpora, splits, DocBins, the held-out scores, scope, claim strength,
-and the authority confirmer's fixture."""
+"""The cue layer's evaluation on the corpora: splits, DocBins, the held-out scores, scope, claim strength, and the
+authority confirmer's fixture."""
 
 from pathlib import Path
 from typing import Optional
@@ -11,19 +11,6 @@ from spacy_factwash.cli._util import CACHE_OPTION, MAX_USD_OPTION, MODEL_OPTION,
 
 from ._util import CORPORA_OPTION, README_OPTION, REPOSITORY, SPLITS_OPTION, app, checked_half, corpora_root, \
     show_table, write_table
-
-
-@app.command("check-corpora")
-def check_corpora(corpora: Optional[Path] = CORPORA_OPTION) -> None:
-    """Check that every corpus is in place, and say where each comes from."""
-    from ..evaluation.corpora import CORPORA
-
-    root = corpora_root(corpora)
-    for corpus in CORPORA.values():
-        typer.echo(f"{corpus.name:<10} {root / corpus.raw}  (from {corpus.origin})")
-    problems = [problem for corpus in CORPORA.values() if (problem := corpus.check(root))]
-    if problems:
-        fail("; ".join(problems))
 
 
 @app.command()

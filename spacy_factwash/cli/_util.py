@@ -51,9 +51,8 @@ def shown_lines(text: str) -> str:
 
 
 def json_text(value: Any, **settings: Any) -> str:
-    """A value as JSON for the terminal: characters kept, except those ``shown`` escapes, written as JSON escapes
-    (the value read back is the same). JSON escapes every control character inside a string itself, so a newline
-    left in the text is one ``indent`` laid out, and stays."""
+    """A value as JSON for the terminal: characters kept, except those ``shown`` escapes, as JSON escapes (the value
+    is the same; a newline left is ``indent``'s, since JSON escapes the control characters inside strings)."""
     return UNSAFE.sub(lambda found: found.group() if found.group() == "\n" else f"\\u{ord(found.group()):04x}",
                       json.dumps(value, ensure_ascii=False, **settings))
 
@@ -66,6 +65,9 @@ class Commands(TyperGroup):
             return super().invoke(ctx)
         except FactwashError as err:
             fail(str(err))
+        except BrokenPipeError:  # the reader went away (| head): stop quietly, as a pipeline expects
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            raise typer.Exit(141)
         except OSError as err:
             fail(f"{err.filename}: {err.strerror}" if err.filename else str(err))
 
@@ -176,7 +178,6 @@ def corpus_run_summary(kind: str, run) -> None:
 def print_versions(asked: bool) -> None:
     """Print the package, lexicon, spaCy and Python versions and stop (``--version``)."""
     if asked:
-        import json
         import platform
 
         import spacy

@@ -1,5 +1,6 @@
 """``cues`` (one text, its cues shown) and ``annotate`` (a file of texts to JSONL records)."""
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -14,8 +15,6 @@ from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PAR
 def given_text(text: Optional[str], path: Optional[Path]) -> str:
     """The text ``cues`` annotates: TEXT itself, standard input for ``-``, or the file ``--file`` names (read as
     every input is: UTF-8, no byte-order mark, no trailing blank lines); exactly one of TEXT and ``--file``."""
-    import click
-
     from ..io.inputs import input_file
     from ..io.textfile import read_stream, read_text
 
@@ -23,7 +22,7 @@ def given_text(text: Optional[str], path: Optional[Path]) -> str:
         fail("give TEXT, - (standard input) or --file PATH (exactly one)", 2)
     if path is not None:
         return read_text(input_file(path))
-    return read_stream(click.get_binary_stream("stdin")) if text == "-" else text
+    return read_stream(sys.stdin.buffer) if text == "-" else text
 
 
 @app.command()

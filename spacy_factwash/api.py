@@ -3,26 +3,71 @@
 No model is downloaded: lemmas come from the lookup table that
 spacy-lookups-data installs, set by ``factwash_lemmas`` (the same lemmas as
 spaCy's lookup lemmatizer, set as one array per Doc).
+
+The pipeline is the one ``configs/factwash.cfg`` describes (shipped in the
+package as ``spacy_factwash/data/configs``): ``load()`` assembles that config,
+so the pipeline ``python -m spacy assemble configs/factwash.cfg`` builds and
+the one ``load()`` returns are made from one text, and no setting has a
+second copy in code.
 """
 
 import os
 from functools import lru_cache
-from typing import Any, Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
 
-import spacy
+from spacy import util
 from spacy.language import Language
 from spacy.tokens import Doc, Span
+from thinc.api import Config
 
+from .data import data_places
+from .errors import FactwashError
 from .io.inputs import checked_text
 from .io.textfile import surrogate_problem
 from .pipes.gate.gate import Gate
-from .pipes.names import COMPARE, CUES, LEMMAS, STRENGTH
+from .pipes.names import CUES, FACTORY_PREFIX
+
+if TYPE_CHECKING:  # the optional parts are imported when used
+    from .authority.confirm import Confirmation, Confirmer
+    from .memory.drift import DriftReport
+    from .memory.mem0 import GatedMemory
+    from .pipes.gate.report import Report
+    from .pipes.strength import Certainty, Strength
 
 DEFAULT_MAX_LENGTH = 10_000_000  # the package's own pipelines; a pipeline built by hand keeps the max_length it has
+CONFIG = "factwash.cfg"
+
+
+class ConfigMissing(FactwashError, FileNotFoundError):
+    """The package was installed without the default pipeline's config."""
+
+    code = "E021"
+
+
+def config_path() -> Path:
+    """The default pipeline's config: in the installed package (``spacy_factwash/data/configs``), else in the
+    checkout the package runs from (``configs/``)."""
+    places = [folder / CONFIG for folder in data_places("configs")]
+    for path in places:
+        if path.is_file():
+            return path
+    raise ConfigMissing(f"No default config found: looked for {places[0]} and {places[1]}. The package was "
+                        "installed without its data.")
+
+
+def default_config(lexicon_dir: Optional[str] = None) -> Config:
+    """The default pipeline's config, on the cue lexicon folder ``lexicon_dir`` (``paths.lexicons``) when given."""
+    overrides = {} if lexicon_dir is None else {"paths.lexicons": str(lexicon_dir)}
+    return util.load_config(config_path(), overrides=overrides)
 
 
 def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False, lexicon_dir: Optional[str] = None) -> Language:
     """Build the default pipeline, or with ``parse=True`` the same on top of the shipped parse pipeline.
+
+    The pipeline is ``configs/factwash.cfg`` assembled (``default_config``). Its components are built empty and
+    read their data at their first document, exactly the data ``nlp.initialize()`` would give them, so a
+    one-shot check pays only for what it uses (``spacy assemble`` initializes, then saves).
 
     ``lexicon_dir`` is a frozen cue lexicon folder to use instead of the packaged one (made with
     ``freeze-lexicons``, or the ``lexicons`` folder of a saved pipeline's ``factwash_cues``, user entries
@@ -52,20 +97,23 @@ def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False, lexicon_dir:
     if parse:
         from .syntax.parse import parse_pipeline
 
-        nlp = parse_pipeline()
+        nlp = add_factwash(parse_pipeline(), lexicon_dir)
     else:
-        nlp = spacy.blank("en")
-        nlp.add_pipe("sentencizer")
+        nlp = util.load_model_from_config(default_config(lexicon_dir), auto_fill=True)
     nlp.max_length = max_length
-    return add_factwash(nlp, lexicon_dir)
+    return nlp
 
 
 def add_factwash(nlp: Language, lexicon_dir: Optional[str] = None) -> Language:
-    """Add the lookup lemmas, the cue component and the gate to a pipeline (a user's own, or the one above)."""
-    nlp.add_pipe(LEMMAS)
-    nlp.add_pipe(CUES, config={"lexicon_dir": None if lexicon_dir is None else str(lexicon_dir)})
-    nlp.add_pipe(STRENGTH)
-    nlp.add_pipe(COMPARE)
+    """Add the lookup lemmas, the cue component, claim strength and the gate to a pipeline (a user's own, or the
+    parse pipeline): the default config's own components (its sentencizer is left to the pipeline), in its order
+    and with its settings."""
+    config = default_config(lexicon_dir).interpolate()
+    for name in config["nlp"]["pipeline"]:
+        settings = dict(config["components"][name])
+        factory = settings.pop("factory")
+        if factory.startswith(FACTORY_PREFIX):
+            nlp.add_pipe(factory, name=name, config=settings)
     return nlp
 
 

@@ -111,15 +111,14 @@ def test_a_broken_manifest_is_named(lexicon_copy):
 
 
 def test_lexicons_are_loaded_once_per_component_not_per_document(nlp, monkeypatch):
-    import spacy_factwash.pipes.cues.component as matcher_module
+    import spacy_factwash.lexicon.frozen as frozen
 
-    nlp("Alice might come.")  # the component reads its lexicon at its first document at the latest
+    nlp("Alice might come.")  # the component reads its sets at its first document at the latest
 
     def refuse(*args, **kwargs):
         raise AssertionError("lexicons loaded while annotating")
 
-    monkeypatch.setattr(matcher_module, "load_lexicons", refuse)
-    monkeypatch.setattr(matcher_module, "lexicons_from_bytes", refuse)
+    monkeypatch.setattr(frozen, "lexicons_from_bytes", refuse)  # every set is read through it
     list(nlp.pipe(["Alice might come.", "Bob said no."] * 5))
 
 

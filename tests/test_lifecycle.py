@@ -1,7 +1,11 @@
-"""factwash_cues lives as spaCy's SpanRuler does: built empty, filled by initialize or from_disk, compiled once,
-extended at run time with add_entries, and a saved pipeline carries its lexicon wherever it goes."""
+"""The components live as spaCy's SpanRuler and Lemmatizer do: built empty, filled by initialize or from_disk,
+compiled once (factwash_cues extended at run time with add_entries), and a saved pipeline carries its lexicons and
+every table its functions read wherever it goes."""
 
 import json
+import os
+import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -10,6 +14,8 @@ from pathlib import Path
 import pytest
 import spacy
 from conftest import cues_of
+from lifecycle_probe import PAIRS, answers
+from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
 
 import spacy_factwash
@@ -65,13 +71,13 @@ def custom_dir(tmp_path):
 def compilations(monkeypatch):
     """How many times a cue component compiled a lexicon set (each call goes through to the real method)."""
     calls = []
-    compile_set = CueComponent.set_lexicons
+    compile_sets = CueComponent.compile
 
-    def counted(self, lexicons):
-        calls.append(lexicons.version)
-        return compile_set(self, lexicons)
+    def counted(self, sets):
+        calls.append(sets["lexicons"].version)
+        return compile_sets(self, sets)
 
-    monkeypatch.setattr(CueComponent, "set_lexicons", counted)
+    monkeypatch.setattr(CueComponent, "compile", counted)
     return calls
 
 
@@ -321,3 +327,162 @@ def test_cli_names_a_lexicon_dir_it_cannot_use_in_one_line(tmp_path):
     result = run_cli("cues", "Alice might come.", "--lexicon-dir", str(tmp_path))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.strip().endswith("manifest.json: lexicon manifest not found")
+
+
+# -- every component and every table travels with the pipeline ----------------------------------------------
+
+PROBE = Path(__file__).resolve().parent / "lifecycle_probe.py"
+# each component's saved sets, by folder: its own lexicon (or table) and the tables the functions it runs read
+SAVED = {
+    "factwash_lemmas": ["lemmas"],
+    "factwash_cues": ["lexicons", "sense", "syntax"],
+    "factwash_strength": ["lexicons", "syntax"],
+    "factwash_compare": ["lexicons", "syntax", "values"],
+}
+
+
+@pytest.fixture(scope="module")
+def package_without_data(tmp_path_factory):
+    """The installed package's Python files, copied to a folder of their own without any of its data (no lexicons,
+    tables, config or parse pipeline, beside or inside it): a process importing the package from there can read
+    nothing but what a pipeline carries."""
+    package = Path(spacy_factwash.__file__).resolve().parent
+    site = tmp_path_factory.mktemp("site")
+
+    def data(folder, names):
+        return [name for name in names if name == "__pycache__" or (Path(folder, name).is_file()
+                                                                     and not name.endswith(".py"))]
+
+    shutil.copytree(package, site / "spacy_factwash", ignore=data)
+    assert not any(path.suffix != ".py" for path in (site / "spacy_factwash").rglob("*") if path.is_file())
+    return site
+
+
+def answers_without_data(site: Path, *pipelines: Path) -> list:
+    """The probe's answers for each pipeline (a saved folder or a pickle), in a fresh interpreter that imports the
+    package from ``site`` and refuses spacy-lookups-data, run from a folder that is not the repository."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    result = subprocess.run([sys.executable, "-s", str(PROBE), str(site), *map(str, pipelines)], capture_output=True,
+                            text=True, cwd=site, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def parsed_pipeline():
+    """The shipped parse pipeline with the factwash components, cues scoped by CD-SCO's convention: it reads the
+    sense lists (a parse) and the scope words (a scope style) besides everything the default pipeline reads."""
+    from spacy_factwash.syntax.parse import parse_pipeline
+
+    nlp = parse_pipeline()
+    for name in SAVED:
+        nlp.add_pipe(name, config={"scope_style": "cdsco"} if name == "factwash_cues" else {})
+    return nlp
+
+
+def test_a_saved_pipeline_answers_the_same_in_a_fresh_process_without_any_of_the_package_data(
+        package_without_data, tmp_path):
+    default, parsed = spacy_factwash.load(), parsed_pipeline()
+    default.get_pipe("factwash_cues").add_entries([IFFY])
+    here = [answers(default), answers(parsed)]
+    assert any(change["type"] == "changed_unit" or change["type"] == "changed_value"
+               for pair in here[0] for change in pair["report"]["changes"])
+    (tmp_path / "built").mkdir()
+    default.to_disk(tmp_path / "built" / "default")
+    parsed.to_disk(tmp_path / "built" / "parsed")
+    for name, folders in SAVED.items():
+        assert sorted(p.name for p in (tmp_path / "built" / "default" / name).iterdir()) == folders, name
+    moved = tmp_path / "elsewhere"
+    (tmp_path / "built").rename(moved)
+    assert answers_without_data(package_without_data, moved / "default", moved / "parsed") == here
+
+
+def test_a_pickled_pipeline_answers_the_same_in_a_fresh_process_without_any_of_the_package_data(
+        package_without_data, tmp_path):
+    nlp = spacy_factwash.load()  # pickled before any document: pickling reads the sets it carries
+    (tmp_path / "nlp.pkl").write_bytes(pickle.dumps(nlp))
+    assert answers_without_data(package_without_data, tmp_path / "nlp.pkl") == [answers(nlp)]
+
+
+@pytest.mark.parametrize("saved", ["factwash_lemmas/lemmas/lemma_lookup.msgpack", "factwash_cues/lexicons/hedge.jsonl",
+                                   "factwash_cues/syntax/clause_words.json", "factwash_cues/sense/verbal.jsonl",
+                                   "factwash_strength/lexicons/scale.json", "factwash_strength/syntax/confusables.tsv",
+                                   "factwash_compare/lexicons/antonym.jsonl", "factwash_compare/values/units.json"])
+def test_a_tampered_file_of_a_saved_pipeline_is_refused_by_name(default_nlp, tmp_path, saved):
+    default_nlp.to_disk(tmp_path / "pipe")
+    with (tmp_path / "pipe" / saved).open("ab") as handle:
+        handle.write(b"\n")
+    with pytest.raises(LexiconError, match=rf"{re.escape(saved)}: contents do not match the frozen manifest"):
+        spacy.load(tmp_path / "pipe")
+
+
+def test_a_pipeline_saved_before_its_components_carried_their_tables_loads_with_a_warning(default_nlp, tmp_path):
+    default_nlp.to_disk(tmp_path / "pipe")
+    for folder in ("factwash_lemmas", "factwash_compare", "factwash_cues/syntax", "factwash_cues/sense",
+                   "factwash_strength/syntax"):
+        shutil.rmtree(tmp_path / "pipe" / folder)
+    with pytest.warns(UserWarning) as caught:
+        old = spacy.load(tmp_path / "pipe")
+    assert sorted(str(w.message).split(": ", 1)[1].split(" (")[0] for w in caught) == [
+        "the saved factwash_compare has no gate set", "the saved factwash_compare has no syntax set",
+        "the saved factwash_compare has no values set", "the saved factwash_cues has no sense set",
+        "the saved factwash_cues has no syntax set", "the saved factwash_lemmas has no lemmas set",
+        "the saved factwash_strength has no syntax set"]
+    assert spacy_factwash.inspect(*PAIRS[1], nlp=old).to_dict() == spacy_factwash.inspect(*PAIRS[1]).to_dict()
+    shutil.rmtree(tmp_path / "pipe" / "factwash_cues" / "lexicons")  # a component's own lexicon is never guessed
+    with pytest.raises(LexiconError, match=r"factwash_cues/lexicons/manifest\.json: lexicon manifest not found"), \
+            pytest.warns(UserWarning, match="factwash_lemmas has no lemmas set"):
+        spacy.load(tmp_path / "pipe")
+
+
+def test_every_component_reads_nothing_until_it_is_used_and_its_sets_once(monkeypatch):
+    import spacy_factwash.lexicon.frozen as frozen
+    from spacy_factwash.lexicon import tables
+
+    monkeypatch.setattr(tables, "_INSTALLED", {})  # a process that has read no table yet
+
+    reads = []
+    read = frozen.lexicons_from_bytes
+    monkeypatch.setattr(frozen, "lexicons_from_bytes", lambda *a, **k: reads.append(k["origin"]) or read(*a, **k))
+    nlp = spacy_factwash.load()
+    assert reads == []
+    spacy_factwash.inspect(*PAIRS[1], nlp=nlp)
+    spacy_factwash.inspect(*PAIRS[0], nlp=nlp)
+    # each set once (the tables for every component), none of them again
+    assert sorted(Path(origin).name for origin in reads) == ["gate", "lexicons", "sense", "strength", "syntax",
+                                                             "values"]
+
+
+def test_a_process_reads_one_version_of_each_table(monkeypatch, tmp_path):
+    from spacy_factwash.lexicon import tables
+    from spacy_factwash.lexicon.frozen import load_set, packaged_folder
+    from spacy_factwash.lexicon.sets import SYNTAX
+
+    monkeypatch.setattr(tables, "_INSTALLED", {})  # a process that has read no table yet
+    folder = tmp_path / "syntax"
+    shutil.copytree(packaged_folder(SYNTAX), folder)
+    words = json.loads((folder / "clause_words.json").read_text(encoding="utf8"))
+    words["coordinators"].append("yet")
+    (folder / "clause_words.json").write_text(json.dumps(words), encoding="utf8")
+    freeze(folder, "9.0.0", data_files=SYNTAX.data_files, class_files={})
+    packaged = tables.installed("syntax")
+    assert tables.install("syntax", load_set(SYNTAX)) is packaged  # the same bytes again: the same set
+    with pytest.raises(tables.TableConflict, match=r"syntax tables 9\.0\.0 .* differ from the 0\.1\.0 .* this process "
+                                                   r"already reads") as refused:
+        tables.install("syntax", load_set(SYNTAX, folder))
+    assert str(refused.value).startswith(f"[E020] {folder}: ")
+
+
+def test_every_factory_declares_what_it_assigns_requires_and_scores():
+    nlp = spacy_factwash.load()
+    assert nlp.analyze_pipes()["problems"] == {name: [] for name in nlp.pipe_names}
+    meta = {name: nlp.get_pipe_meta(name) for name in SAVED}
+    assert [meta[name].assigns for name in SAVED] == [["token.lemma"], ["doc.spans", "doc.user_data"],
+                                                      ["doc.spans", "doc.user_data"], []]
+    assert [meta[name].requires for name in SAVED] == [[], [], ["doc.spans"], ["doc.spans"]]
+    assert meta["factwash_lemmas"].default_score_weights == {"lemma_acc": 1.0}
+    for name in ("factwash_cues", "factwash_strength"):
+        assert meta[name].default_score_weights == {f"spans_{name}_f": 1.0, f"spans_{name}_p": 0.0,
+                                                    f"spans_{name}_r": 0.0, f"spans_{name}_per_type": None}
+    scores = nlp.evaluate([Example(nlp.make_doc("She was promoted."), nlp("She was promoted."))])
+    assert scores["lemma_acc"] == 1.0 and "spans_factwash_cues_f" in scores and "spans_factwash_strength_f" in scores

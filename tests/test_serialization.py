@@ -10,6 +10,8 @@ import spacy
 from conftest import cues_of
 from spacy.tokens import DocBin
 
+import spacy_factwash
+
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = [
     "Someone said Alice might not get admin access if the audit fails, as of Monday.",
@@ -35,6 +37,22 @@ def test_pipeline_bytes_round_trip(default_nlp):
     restored = spacy.util.load_model_from_config(default_nlp.config, auto_fill=True)
     restored.from_bytes(default_nlp.to_bytes())
     assert [annotation(d) for d in restored.pipe(TEXTS)] == [annotation(d) for d in default_nlp.pipe(TEXTS)]
+    pair = ("The cable is about 3 km long and ships on Friday.", "The cable is 30 km long and ships on Monday.")
+    assert spacy_factwash.inspect(*pair, nlp=restored).to_dict() == spacy_factwash.inspect(*pair).to_dict()
+
+
+def test_a_tampered_component_in_bytes_is_refused_by_name(default_nlp):
+    import srsly
+
+    data = srsly.msgpack_loads(default_nlp.to_bytes())
+    compare = srsly.msgpack_loads(data["factwash_compare"])
+    values = srsly.msgpack_loads(compare["values"])
+    values["units.json"] += b" "
+    compare["values"] = srsly.msgpack_dumps(values)
+    data["factwash_compare"] = srsly.msgpack_dumps(compare)
+    restored = spacy.util.load_model_from_config(default_nlp.config, auto_fill=True)
+    with pytest.raises(ValueError, match=r"<bytes of factwash_compare>/values/units\.json: contents do not match"):
+        restored.from_bytes(srsly.msgpack_dumps(data))
 
 
 def test_pipeline_disk_round_trip_keeps_the_lexicon_files(default_nlp, tmp_path):
@@ -105,9 +123,14 @@ def test_spacy_assemble_builds_the_default_pipeline_from_config(default_nlp, tmp
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assembled = spacy.load(tmp_path / "out")
+    assert assembled.config == spacy_factwash.load().config  # load() is this config assembled: no second copy
     assert assembled.pipe_names == default_nlp.pipe_names
     assert [annotation(d) for d in assembled.pipe(TEXTS)] == [annotation(d) for d in default_nlp.pipe(TEXTS)]
     assert [t.lemma_ for t in assembled("sources said")] == ["source", "say"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.name.startswith("factwash_")) == [
+        "factwash_compare", "factwash_cues", "factwash_lemmas", "factwash_strength"]  # each saved with its data
+    pair = ("The cable is 3 km long, Alice said.", "The cable is 30 km long.")
+    assert spacy_factwash.inspect(*pair, nlp=assembled).to_dict() == spacy_factwash.inspect(*pair).to_dict()
 
 
 @pytest.mark.parametrize("factory", ["factwash_hedge", "factwash_attribution", "factwash_negation",

@@ -195,8 +195,9 @@ def test_a_scale_naming_an_unknown_level_is_refused(tmp_path):
     with pytest.raises(LexiconError, match="scale.json: contents do not match"):
         load_strength_lexicon(folder)
     freeze(folder, "0.0.1", STRENGTH_FILES, STRENGTH_DATA)
+    strength = spacy.blank("en").add_pipe("factwash_strength", config={"lexicon_dir": str(folder)})  # built empty
     with pytest.raises(LexiconError, match=r"names levels not in 'levels': \['certain'\]"):
-        spacy.blank("en").add_pipe("factwash_strength", config={"lexicon_dir": str(folder)})
+        strength.initialize()
 
 
 def test_freeze_lexicons_knows_the_strength_set(tmp_path):

@@ -1,1 +1,1 @@
-"""Frozen lexicons: entries, the sets and their manifests, and the matcher they compile into."""
+"""Frozen sets: entries, the registry of sets, their manifests, the tables a process reads, and the matcher."""

@@ -1,117 +1,55 @@
-"""Frozen lexicons: the versioned cue lists every detector matches against.
+"""Frozen sets: folders of lexicons and tables, each frozen under a manifest that names its version and digests.
 
-A lexicon set is a folder holding one JSONL file per cue class
-(``hedge.jsonl``, ``attribution.jsonl`` ...) and a ``manifest.json`` that
-names the set's version and the sha256 of every file. Loading verifies the
-manifest, so a list edited without being re-frozen is refused with an error
-naming the file; a malformed entry is refused with its file and line.
+A set (``sets.py`` names every kind the package ships) is a folder of files
+and a ``manifest.json`` naming the set's version and the sha256 of every
+file. Loading verifies the manifest, so a file edited without being
+re-frozen is refused with an error naming the file; a malformed entry of an
+entry list is refused with its file and line (``entries.py``), a data file
+that should be JSON and is not, with its file.
 
-Each line of a class file is one entry::
-
-    {"id": "negation:never", "label": "NEGATION", "role": "cue",
-     "pattern": "never", "provenance": {"source": "seed"}}
-
-``pattern`` is a phrase (a string, matched on the lower-cased text), a list
-of phrases (inflections or spelling variants, all under the one entry), or a
-spaCy token pattern (a list of dicts). ``role`` is ``cue`` (the default) or
-``exclusion``: an exclusion is a pseudo-cue ("no doubt", "not only") whose
-match removes the cues of the same class it overlaps. An attribution entry
-may say where its speaker usually stands: ``"source": "before"`` ("Alice
-said") or ``"after"`` ("according to Alice"). An entry of the gate's word
-lists (``lexicons/gate/``) may carry a ``value``: what the words mean to a
-check (a direction "up", a stance "deny", the id of an antonym's entry).
-
-Entries added at run time (``CueComponent.add_entries``) are validated as
-these lines are, carry provenance ``{"source": "user"}``, and are kept in a
+Entries added at run time (``CueComponent.add_entries``) are kept in a
 further file, ``user.jsonl`` (one file for every class; each line names its
 label). A set holding them lists that file in its manifest beside the
 frozen files' digests, under the frozen version suffixed ``+user``: its
 digest differs from the frozen set's, so a report tells which lexicon
 judged it, and a saved pipeline verifies the added entries like the rest.
+
+A component saves the sets it holds with the pipeline, byte for byte
+(``write_set``, ``LexiconSet.payload``), and reads them back verified
+(``load_set``, ``set_from_payload``).
 """
 
 import hashlib
 import json
-from collections import abc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from spacy.schemas import validate_token_pattern
-
 from ..data import data_places
-from ..errors import FactwashError
 from ..io.outputs import write_text
+from .entries import Entry, LexiconError, jsonl_lines, parse_entries, unique_entry, user_entries, user_entry
+from .sets import CLASS_FILES, CUES, LABELS, SETS, SetKind
 
-LABELS = ("HEDGE", "ATTRIBUTION", "NEGATION", "CONDITIONAL", "TEMPORAL")
-CLASS_FILES = {
-    "hedge.jsonl": "HEDGE",
-    "attribution.jsonl": "ATTRIBUTION",
-    "negation.jsonl": "NEGATION",
-    "conditional.jsonl": "CONDITIONAL",
-    "temporal.jsonl": "TEMPORAL",
-}
 MANIFEST = "manifest.json"
-ROLES = ("cue", "exclusion")
-SOURCE_SIDES = ("before", "after")
 UNFROZEN_SUFFIX = "+unfrozen"
 USER_FILE = "user.jsonl"
 USER_SUFFIX = "+user"
-USER_SOURCE = "user"
-
-
-class LexiconError(FactwashError, ValueError):
-    """A lexicon file is missing, malformed, or does not match its manifest."""
-
-    code = "E001"
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One lexicon entry: what it matches, for which class, and where it came from."""
-
-    id: str
-    label: str
-    pattern: Union[str, Tuple[str, ...], Tuple[Dict[str, Any], ...]]
-    role: str = "cue"
-    provenance: Mapping[str, Any] = field(default_factory=dict)
-    origin: str = ""
-    source_side: Optional[str] = None
-    value: Optional[str] = None
-
-    @property
-    def is_token_pattern(self) -> bool:
-        """Whether the pattern is a spaCy token pattern rather than phrases."""
-        return bool(self.pattern) and isinstance(self.pattern[0], dict)
-
-    @property
-    def phrases(self) -> Tuple[str, ...]:
-        """The phrases this entry matches (empty for a token pattern)."""
-        if isinstance(self.pattern, str):
-            return (self.pattern,)
-        return () if self.is_token_pattern else tuple(self.pattern)
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The entry as it is written in its JSONL file."""
-        pattern = self.pattern if isinstance(self.pattern, str) else list(self.pattern)
-        data = {"id": self.id, "label": self.label, "role": self.role, "pattern": pattern}
-        if self.source_side is not None:
-            data["source"] = self.source_side
-        if self.value is not None:
-            data["value"] = self.value
-        data["provenance"] = dict(self.provenance)
-        return data
+# names other modules have always imported from here
+__all__ = ["CLASS_FILES", "LABELS", "MANIFEST", "USER_FILE", "Entry", "LexiconError", "LexiconSet", "freeze",
+           "freeze_set", "lexicons_from_bytes", "load_lexicons", "load_set", "packaged_folder", "packaged_lexicon_dir",
+           "parse_entries", "set_from_payload", "sha256", "user_entries", "write_set"]
 
 
 @dataclass(frozen=True)
 class LexiconSet:
-    """All class files of one lexicon version, as loaded and verified."""
+    """All files of one set's version, as loaded and verified, and where they were read from (``origin``)."""
 
     version: str
     entries: Tuple[Entry, ...]
     files: Mapping[str, bytes]
     manifest: bytes
     verified: bool = True
+    origin: str = field(default="", compare=False)
     by_id: Mapping[str, Entry] = field(init=False, repr=False, compare=False)
     # a digest of the class files as loaded (not as the manifest claims them), worked out once: two sets that
     # differ in any byte never share it, whatever their version says
@@ -138,28 +76,38 @@ class LexiconSet:
             manifest["version"] += USER_SUFFIX
         version = manifest["version"] + ("" if self.verified else UNFROZEN_SUFFIX)
         return LexiconSet(version, self.entries + tuple(added), {**self.files, USER_FILE: user},
-                          (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf8"), self.verified)
+                          (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf8"), self.verified,
+                          self.origin)
 
     def get(self, entry_id: str) -> Entry:
         """The entry with this id; KeyError when the set has none."""
         return self.by_id[entry_id]
 
+    def payload(self) -> Dict[str, bytes]:
+        """The set's files and its manifest, by file name: what a pipeline saves of it."""
+        return {**self.files, MANIFEST: self.manifest}
+
+
+def packaged_folder(kind: SetKind) -> Path:
+    """The folder of a set shipped with the package.
+
+    An installed wheel carries its data as ``spacy_factwash/data/...``; a
+    source checkout keeps the lexicons at the repository's top level, beside
+    the package (the tables live inside it, ``spacy_factwash/data/tables``).
+    """
+    if not kind.place:
+        raise LexiconError(f"the {kind.name} set is not shipped with the package; it is saved with a pipeline")
+    places = [folder.joinpath(*kind.place[1:]) for folder in data_places(kind.place[0])]
+    for folder in places:
+        if (folder / MANIFEST).is_file():
+            return folder
+    raise LexiconError(f"No {kind.name} set found: looked for {places[0] / MANIFEST} and {places[1] / MANIFEST}. "
+                       "The package was installed without its data.")
 
 
 def packaged_lexicon_dir() -> Path:
-    """The lexicon folder shipped with the package.
-
-    An installed wheel carries it as ``spacy_factwash/data/lexicons``; a source
-    checkout keeps it at the repository's top level, beside the package.
-    """
-    installed, checkout = data_places("lexicons")
-    for folder in (installed, checkout):
-        if (folder / MANIFEST).is_file():
-            return folder
-    raise LexiconError(
-        f"No lexicon folder found: looked for {installed / MANIFEST} and "
-        f"{checkout / MANIFEST}. The package was installed without its data."
-    )
+    """The cue lexicon folder shipped with the package."""
+    return packaged_folder(CUES)
 
 
 def sha256(data: bytes) -> str:
@@ -211,14 +159,17 @@ def lexicons_from_bytes(
         if name not in files:
             raise LexiconError(f"{origin}/{name}: lexicon file not found")
         for entry in parse_entries(files[name], f"{origin}/{name}", label):
-            entries.append(_unique(entry, by_id))
+            entries.append(unique_entry(entry, by_id))
     if user:
         labels = tuple(dict.fromkeys(class_files.values()))
-        for at, raw in _lines(files[USER_FILE], f"{origin}/{USER_FILE}"):
-            entries.append(_unique(user_entry(raw, at, labels), by_id))
+        for at, raw in jsonl_lines(files[USER_FILE], f"{origin}/{USER_FILE}"):
+            entries.append(unique_entry(user_entry(raw, at, labels), by_id))
+    for name in data_files:
+        if name.endswith(".json"):
+            decode_json(files[name], f"{origin}/{name}")
     if not verify:
         version += UNFROZEN_SUFFIX
-    return LexiconSet(version, tuple(entries), dict(files), manifest, verified=verify)
+    return LexiconSet(version, tuple(entries), dict(files), manifest, verified=verify, origin=origin)
 
 
 def _read(folder: Path, name: str) -> bytes:
@@ -229,12 +180,17 @@ def _read(folder: Path, name: str) -> bytes:
     return file_path.read_bytes()
 
 
-def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
-    """The manifest as a dict, checked for its version and file digests."""
+def decode_json(data: bytes, where: str) -> Any:
+    """A JSON file of a set, decoded; a clear error naming it when it is not JSON."""
     try:
-        manifest = json.loads(data.decode("utf8"))
+        return json.loads(data.decode("utf8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise LexiconError(f"{where}: not valid JSON ({err})") from None
+
+
+def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
+    """The manifest as a dict, checked for its version and file digests."""
+    manifest = decode_json(data, where)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("version"), str):
         raise LexiconError(f"{where}: manifest needs a string 'version'")
     if not isinstance(manifest.get("files"), dict):
@@ -257,109 +213,6 @@ def _verify_digests(files: Mapping[str, bytes], digests: Mapping[str, str], orig
             )
 
 
-def _unique(entry: Entry, by_id: Dict[str, Entry]) -> Entry:
-    """The entry, recorded in ``by_id``; refused, naming where the id first stood, when the set has its id."""
-    first = by_id.get(entry.id)
-    if first is not None:
-        raise LexiconError(f"{entry.origin}: duplicate entry id {entry.id!r} (first at {first.origin})")
-    by_id[entry.id] = entry
-    return entry
-
-
-def _lines(data: bytes, where: str) -> Iterable[Tuple[str, Any]]:
-    """Each non-empty line of a JSONL file, decoded, with its ``file:line``."""
-    try:
-        text = data.decode("utf8")
-    except UnicodeDecodeError as err:
-        raise LexiconError(f"{where}: not UTF-8 ({err})") from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        at = f"{where}:{number}"
-        try:
-            yield at, json.loads(line)
-        except json.JSONDecodeError as err:
-            raise LexiconError(f"{at}: invalid JSON ({err.msg})") from None
-
-
-def parse_entries(data: bytes, where: str, label: str) -> Iterable[Entry]:
-    """Parse one class file, naming file and line for every malformed entry."""
-    for at, raw in _lines(data, where):
-        yield _entry_from_dict(raw, at, label)
-
-
-def user_entries(raw_entries: Iterable[Any], labels: Sequence[str], known: Mapping[str, Entry],
-                 where: str = "add_entries") -> List[Entry]:
-    """Entries given at run time, validated as a class file's lines are (each named ``where[n]``), with ids new
-    to ``known`` and to each other."""
-    if isinstance(raw_entries, (str, bytes, dict)) or not isinstance(raw_entries, abc.Iterable):
-        raise LexiconError(f"{where}: entries must be a list of entry objects, got {type(raw_entries).__name__}")
-    by_id = dict(known)
-    return [_unique(user_entry(raw, f"{where}[{number}]", labels), by_id)
-            for number, raw in enumerate(raw_entries, start=1)]
-
-
-def user_entry(raw: Any, at: str, labels: Sequence[str]) -> Entry:
-    """One user entry: its label one of ``labels``, its provenance ``user`` (given so or left out), and the rest
-    checked as in a class file."""
-    if not isinstance(raw, dict):
-        return _entry_from_dict(raw, at, "")  # refused: not an object
-    if raw.get("label") not in labels:
-        raise LexiconError(f"{at}: label must be one of {', '.join(labels)}, got {raw.get('label')!r}")
-    provenance = raw.get("provenance", {"source": USER_SOURCE})
-    if isinstance(provenance, dict) and provenance.get("source", USER_SOURCE) != USER_SOURCE:
-        raise LexiconError(f"{at}: an added entry's provenance source is {USER_SOURCE!r}, got "
-                           f"{provenance['source']!r}")
-    if isinstance(provenance, dict):
-        provenance = {**provenance, "source": USER_SOURCE}
-    return _entry_from_dict({**raw, "provenance": provenance}, at, raw["label"])
-
-
-def _entry_from_dict(raw: Any, at: str, label: str) -> Entry:
-    """Validate one decoded line and build its Entry."""
-    if not isinstance(raw, dict):
-        raise LexiconError(f"{at}: an entry must be a JSON object")
-    missing = [key for key in ("id", "label", "pattern", "provenance") if key not in raw]
-    if missing:
-        raise LexiconError(f"{at}: missing {', '.join(missing)}")
-    entry_id, entry_label = raw["id"], raw["label"]
-    if not isinstance(entry_id, str) or not entry_id.startswith(label.lower() + ":"):
-        raise LexiconError(f"{at}: id must be a string starting with '{label.lower()}:', got {entry_id!r}")
-    if entry_label != label:
-        raise LexiconError(f"{at}: label {entry_label!r} does not belong in this file (expected {label!r})")
-    role = raw.get("role", "cue")
-    if role not in ROLES:
-        raise LexiconError(f"{at}: role must be one of {ROLES}, got {role!r}")
-    provenance = raw["provenance"]
-    if not isinstance(provenance, dict) or not isinstance(provenance.get("source"), str):
-        raise LexiconError(f"{at}: provenance must be an object with a 'source' string")
-    source_side = raw.get("source")
-    if source_side is not None and source_side not in SOURCE_SIDES:
-        raise LexiconError(f"{at}: source must be one of {SOURCE_SIDES}, got {source_side!r}")
-    value = raw.get("value")
-    if value is not None and (not isinstance(value, str) or not value):
-        raise LexiconError(f"{at}: value must be a non-empty string, got {value!r}")
-    return Entry(entry_id, label, _check_pattern(raw["pattern"], at), role, provenance, at, source_side, value)
-
-
-def _check_pattern(pattern: Any, at: str):
-    """A phrase, a list of phrases, or a valid spaCy token pattern."""
-    if isinstance(pattern, str):
-        if not pattern.strip():
-            raise LexiconError(f"{at}: empty phrase pattern")
-        return pattern
-    if not isinstance(pattern, list) or not pattern:
-        raise LexiconError(f"{at}: pattern must be a phrase, a list of phrases or a token pattern")
-    if all(isinstance(p, str) and p.strip() for p in pattern):
-        return tuple(pattern)
-    if all(isinstance(p, dict) for p in pattern):
-        errors = validate_token_pattern(pattern)
-        if errors:
-            raise LexiconError(f"{at}: invalid token pattern ({'; '.join(errors)})")
-        return tuple(pattern)
-    raise LexiconError(f"{at}: pattern mixes phrases and token dicts, or has an empty phrase")
-
-
 def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] = CLASS_FILES,
            data_files: Sequence[str] = ()) -> Dict[str, Any]:
     """Re-write a folder's manifest with this version and the files' current digests.
@@ -375,3 +228,36 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
     lexicons_from_bytes(files, text.encode("utf8"), origin=str(folder), class_files=class_files, data_files=data_files)
     write_text(folder / MANIFEST, text)
     return manifest
+
+
+def load_set(kind: SetKind, path: Optional[Union[str, Path]] = None, *, verify: bool = True) -> LexiconSet:
+    """Read and verify a set of this kind from ``path`` (the packaged set when None)."""
+    folder = Path(path) if path is not None else packaged_folder(kind)
+    return load_lexicons(folder, verify=verify, class_files=kind.class_files, data_files=kind.data_files)
+
+
+def set_from_payload(kind: SetKind, payload: Mapping[str, bytes], *, origin: str, verify: bool = True) -> LexiconSet:
+    """A set of this kind given as its files and manifest by name (``LexiconSet.payload``: a pipeline's bytes, a
+    pickle), verified."""
+    if MANIFEST not in payload:
+        raise LexiconError(f"{origin}/{MANIFEST}: lexicon manifest not found")
+    files = {name: data for name, data in payload.items() if name != MANIFEST}
+    return lexicons_from_bytes(files, payload[MANIFEST], origin=origin, verify=verify,
+                               class_files=kind.class_files, data_files=kind.data_files)
+
+
+def write_set(folder: Union[str, Path], lexicons: LexiconSet) -> None:
+    """Write a set's files and manifest, byte for byte, into ``folder`` (made when missing)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in lexicons.payload().items():
+        (folder / name).write_bytes(data)
+
+
+def freeze_set(folder: Union[str, Path], version: str, set_name: str) -> Dict[str, Any]:
+    """Freeze a folder holding a set of the kind ``set_name`` names (one of ``SETS``: cues, authority, strength,
+    gate, sense, syntax, values) under ``version``: the manifest ``freeze`` writes."""
+    kind = SETS.get(set_name)
+    if kind is None:
+        raise LexiconError(f"the set must be one of {', '.join(SETS)}, got {set_name!r}")
+    return freeze(folder, version, kind.class_files, kind.data_files)

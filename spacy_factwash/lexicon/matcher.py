@@ -17,7 +17,7 @@ Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
 costs one hash pass per attribute, whatever the size of the lexicon.
 """
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.matcher import Matcher, PhraseMatcher
@@ -26,7 +26,30 @@ from spacy.vocab import Vocab
 
 from .frozen import Entry
 
-Match = Tuple[int, int, int]
+
+class Match(NamedTuple):
+    """A raw lexicon match: token offsets and the entry's key in the string store."""
+
+    start: int
+    end: int
+    key: int
+
+
+def longest_first(matches: Sequence[Match]) -> List[Match]:
+    """Non-overlapping matches, preferring the longest and then the earliest (as spaCy's filter_spans); the
+    tokens already taken are kept in a set, so this is linear in the matches' length, not quadratic."""
+    kept: List[Match] = []
+    taken: Set[int] = set()
+    for match in sorted(matches, key=lambda m: (m.start - m.end, m.start)):
+        tokens = range(match.start, match.end)
+        if taken.isdisjoint(tokens):
+            kept.append(match)
+            taken.update(tokens)
+    kept.sort()
+    return kept
+
+
+Found = Tuple[int, int, int]  # (match key, start, end), as spaCy's matchers give them
 ANCHOR_ATTRS = {"LOWER": "LOWER", "ORTH": "ORTH", "TEXT": "ORTH", "SHAPE": "SHAPE"}
 SHAPE_COST = 50  # a shape ("dddd") stands for many words
 FUNCTION_WORD_COST = 1000  # "in", "the", "were", "-": in nearly every sentence
@@ -152,9 +175,9 @@ class AnchoredMatcher:
                 windows.append((start, end))
         return windows
 
-    def __call__(self, doc: Doc) -> List[Match]:
+    def __call__(self, doc: Doc) -> List[Found]:
         """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order."""
-        matches: Set[Match] = set(self.unanchored(doc)) if len(self.unanchored) else set()
+        matches: Set[Found] = set(self.unanchored(doc)) if len(self.unanchored) else set()
         hits: Dict[int, Set[int]] = {}
         for phrase_matcher in self.active:
             for key, start, end in phrase_matcher(doc):

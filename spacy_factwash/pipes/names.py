@@ -4,5 +4,5 @@ LEMMAS = "factwash_lemmas"
 CUES = "factwash_cues"
 STRENGTH = "factwash_strength"
 COMPARE = "factwash_compare"
-# the order ``load()`` adds them in, after the tokenizer and the sentence boundaries
-DEFAULT_ORDER = (LEMMAS, CUES, STRENGTH, COMPARE)
+# every factory of the package starts so (the default config's order and settings are configs/factwash.cfg)
+FACTORY_PREFIX = "factwash_"

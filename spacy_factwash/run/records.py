@@ -14,8 +14,9 @@ from spacy.tokens import Doc, Span
 from spacy.util import minibatch
 
 from ..io.inputs import InputLine, PairLine
-from ..pipes.cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY, source_link
+from ..pipes.cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY
 from ..pipes.gate.report import Report
+from ..syntax.links import source_link
 from ..zones import zone
 
 DIGEST = "input_sha256"  # a report record's digest of the input line it answers

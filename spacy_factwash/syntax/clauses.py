@@ -2,7 +2,7 @@
 
 A sentence is split into clauses (``segment``). Without a dependency parse
 the split is read from punctuation and the words that open a clause
-(``clause_words.json``: coordinators before a subject or after a comma,
+(``clause_words.json`` of the syntax tables: coordinators before a subject or after a comma,
 contrastive and subordinating conjunctions, relative pronouns); with a parse
 it follows the clausal heads (``parsed_clauses``). A clause is
 
@@ -27,11 +27,9 @@ governs. A cue in one clause never qualifies another clause of its own
 sentence that it is not bound to.
 """
 
-import json
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.attrs import IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM, LOWER, ORTH
@@ -39,10 +37,11 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
-from ..pipes.cues.extensions import source_link
+from ..lexicon.sets import CLAUSE_WORDS_FILE, SYNTAX
+from ..lexicon.tables import table_json
+from .links import source_link
 from .sentences import sentences
 
-WORDS_FILE = Path(__file__).with_name("clause_words.json")
 CLAIM, CONDITION, FRAME = "claim", "condition", "frame"
 SHORT_ASIDE = 3  # tokens: an aside this short between commas ("in fact", "of course") interrupts a claim
 Range = Tuple[int, int]
@@ -87,8 +86,8 @@ KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", 
 
 @lru_cache(maxsize=1)
 def clause_words() -> ClauseWords:
-    """The clause-opening word lists, read once."""
-    data = json.loads(WORDS_FILE.read_text(encoding="utf8"))
+    """The clause-opening word lists of the syntax tables this process reads (``lexicon/tables.py``), read once."""
+    data = table_json(SYNTAX.name, CLAUSE_WORDS_FILE)
     every = [w for key in KEYS for w in data[key]] + [w for pair in TWO_WORD_OPENERS for w in pair]
     function = frozenset(get_string_id(w) for w in STOP_WORDS - set(data["content_in_stop_list"]))
     return ClauseWords(*(frozenset(get_string_id(w) for w in data[key]) for key in KEYS), function,

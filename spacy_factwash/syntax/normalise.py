@@ -18,16 +18,16 @@ import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc, Span
 
-from ..lexicon.frozen import Entry
+from ..lexicon.entries import Entry, LexiconError
+from ..lexicon.sets import CONFUSABLES_FILE, SYNTAX
+from ..lexicon.tables import table_origin, table_text
 from .sentences import sentences
 
-CONFUSABLES_FILE = Path(__file__).with_name("confusables.tsv")
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
 STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
 SHOUTED = re.compile(r"(?<![\w'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![\w'’])|(?<![\w'’])[A-Z]+['’][A-Z]+(?![\w'’])")
@@ -36,14 +36,16 @@ APOSTROPHES = ("'", "’")
 
 @lru_cache(maxsize=1)
 def confusables() -> Dict[str, str]:
-    """Non-Latin letters read as the Latin letter they look like, from ``confusables.tsv``."""
+    """Non-Latin letters read as the Latin letter they look like, from ``confusables.tsv`` (the syntax tables this
+    process reads)."""
     table = {}
-    for number, line in enumerate(CONFUSABLES_FILE.read_text(encoding="utf8").splitlines(), start=1):
+    for number, line in enumerate(table_text(SYNTAX.name, CONFUSABLES_FILE).splitlines(), start=1):
         if not line or line.startswith("#"):
             continue
         parts = line.split("\t")
         if len(parts) != 3 or len(parts[0]) != 1 or not parts[1].isascii():
-            raise ValueError(f"{CONFUSABLES_FILE}:{number}: expected 'character<TAB>latin<TAB>name'")
+            raise LexiconError(f"{table_origin(SYNTAX.name, CONFUSABLES_FILE)}:{number}: expected "
+                               "'character<TAB>latin<TAB>name'")
         table[parts[0]] = parts[1]
     return table
 

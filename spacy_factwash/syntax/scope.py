@@ -15,7 +15,7 @@ annotate scope (``style``):
   anything but its object.
 
 Without a dependency parse the rules read words and punctuation only
-(``scope_words.json``). With one (``doc.has_annotation("DEP")``, any spaCy
+(``scope_words.json`` of the syntax tables). With one (``doc.has_annotation("DEP")``, any spaCy
 pipeline with a parser) they read the cue's head instead: the subject of a
 passive or raising head, a modifier's phrase (its head noun's subtree), and
 for CD-SCO the subtree of the clause a negated argument ("*no* chance",
@@ -23,17 +23,16 @@ for CD-SCO the subtree of the clause a negated argument ("*no* chance",
 corpora's dev halves (``evaluation/scope.py`` scores them).
 """
 
-import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
 
 from spacy.tokens import Doc, Span, Token
 
-from ..pipes.cues.extensions import source_link
+from ..lexicon.sets import SCOPE_WORDS_FILE, SYNTAX
+from ..lexicon.tables import table_json
 from .clauses import scope_spans
+from .links import source_link
 
-WORDS_FILE = Path(__file__).with_name("scope_words.json")
 STYLES = ("bioscope", "cdsco")
 SHORT = 3  # tokens: an interjection or vocative set off by a comma ("Well,", ", Mr. Holmes") is at most this long
 Range = Tuple[int, int]
@@ -50,8 +49,8 @@ FRONTED_DEPS = frozenset({"advmod", "obl"})  # before the subject ("Even now we 
 
 @lru_cache(maxsize=1)
 def scope_words() -> Dict[str, FrozenSet[str]]:
-    """The word lists of ``scope_words.json``, read once."""
-    data = json.loads(WORDS_FILE.read_text(encoding="utf8"))
+    """The word lists of ``scope_words.json`` (the syntax tables this process reads), read once."""
+    data = table_json(SYNTAX.name, SCOPE_WORDS_FILE)
     return {key: frozenset(value) for key, value in data.items() if not key.startswith("_")}
 
 

@@ -10,7 +10,8 @@ module from their ``keep`` hooks; without a parse nothing here runs and the
 cues are exactly those of the word lists.
 
 The words each rule applies to are data, in the frozen lists of
-``lexicons/sense/`` (same format, manifest and checks as the cue lexicons):
+``lexicons/sense/`` (same format, manifest and checks as the cue lexicons; a table set: the
+cue component carries it, and every pipeline of a process reads one version, ``lexicon/tables.py``):
 
 - ``verbal.jsonl``: words that are cues only as verbs. A noun or adjective
   use ("the state", "an insurance claim", "the proposed site") counts only
@@ -43,12 +44,12 @@ from typing import Dict, FrozenSet, Optional, Tuple, Union
 
 from spacy.tokens import Doc, Token
 
-from ..lexicon.frozen import LABELS, LexiconSet, load_lexicons, packaged_lexicon_dir
-from ..pipes.cues.detector import Match
+from ..lexicon.frozen import LexiconSet, load_set
+from ..lexicon.matcher import Match
+from ..lexicon.sets import LABELS, SENSE, SENSE_FILES
+from ..lexicon.tables import installed
 from .parse import relation
 
-SENSE_FILES = {"verbal.jsonl": "VERBAL", "clausal.jsonl": "CLAUSAL", "propositional.jsonl": "PROPOSITIONAL",
-               "modifier.jsonl": "MODIFIER", "ability.jsonl": "ABILITY"}
 # a clause under a verb (ClearNLP and UD names): "said that ...", "urged him to ...", "it is suggested that ..."
 CLAUSE_DEPS = frozenset({"ccomp", "xcomp", "csubj", "csubjpass", "parataxis"})
 # a verb attached to the clause it reports: "'...', he said" (UD parataxis), "X, it appears, ..." (ClearNLP)
@@ -60,8 +61,7 @@ FIRST_PERSON = frozenset({"we", "i"})
 
 def load_sense(path: Optional[Union[str, Path]] = None, verify: bool = True) -> LexiconSet:
     """The sense lists (the packaged ones when ``path`` is None), verified against their manifest."""
-    folder = Path(path) if path is not None else packaged_lexicon_dir() / "sense"
-    return load_lexicons(folder, verify=verify, class_files=SENSE_FILES)
+    return load_set(SENSE, path, verify=verify)
 
 
 def is_verb(token: Token) -> bool:
@@ -150,9 +150,10 @@ def uses_ability(modal: Token) -> bool:
 
 
 @lru_cache(maxsize=1)
-def packaged_rules() -> SenseRules:
-    """The rules over the packaged sense lists, built once per process (on the first parsed cue)."""
-    return SenseRules(load_sense())
+def installed_rules() -> SenseRules:
+    """The rules over the sense lists this process reads (the cue component's, ``lexicon/tables.py``), built once
+    per process (on the first parsed cue)."""
+    return SenseRules(installed(SENSE.name))
 
 
 def holds_sense(doc: Doc, cue: Match, label: str) -> bool:
@@ -166,4 +167,4 @@ def holds_sense(doc: Doc, cue: Match, label: str) -> bool:
     token = doc[cue.start]
     if cue.end - cue.start != 1 or not (token.tag and token.dep):
         return True
-    return packaged_rules().keeps(token, label)
+    return installed_rules().keeps(token, label)

@@ -3,15 +3,18 @@
 ``factwash_cues`` (``factory.py``) runs all five detectors; ``factwash_hedge``
 and its siblings (registered beside each detector) run one. Either way the component:
 
-1. is built empty, like spaCy's SpanRuler, and gets its verified lexicon set
-   once: from ``initialize`` (``[initialize.components.factwash_cues]``:
-   ``lexicon_dir`` and ``entries``), from ``from_disk``/``from_bytes`` (the
-   set saved with the pipeline, so a saved pipeline needs no source folder),
-   or, for a component added and used straight away, from its configured
-   ``lexicon_dir`` (the packaged set when null) at its first document; the
-   set is compiled once into one matcher (``anchored.py``): phrases on LOWER,
-   token patterns run only around their anchors. ``add_entries`` adds user
-   entries at run time (validated as the files' lines are) to that matcher;
+1. is built empty, like spaCy's SpanRuler (``pipes/base.py``), and gets its
+   verified sets once: its lexicon set and the tables its functions read
+   (the syntax tables: clause words, scope words, look-alike letters; the
+   sense lists), from ``initialize``
+   (``[initialize.components.factwash_cues]``: ``lexicon_dir`` and
+   ``entries``), from ``from_disk``/``from_bytes`` (the sets saved with the
+   pipeline, so a saved pipeline needs no source folder), or, for a component
+   added and used straight away, from its configured ``lexicon_dir`` (the
+   packaged set when null) at its first document; the lexicon is compiled
+   once into one matcher (``anchored.py``): phrases on LOWER, token patterns
+   run only around their anchors. ``add_entries`` adds user entries at run
+   time (validated as the files' lines are) to that matcher;
 2. per document, matches on the text as a reader sees it (``normalise.py``:
    shouted words, zero-width and look-alike characters, compatibility forms;
    a text that needs none of it is matched as it is), and hands each class's
@@ -21,36 +24,27 @@ and its siblings (registered beside each detector) run one. Either way the compo
    ``doc.spans["factwash_sources"]`` (always there, empty when no speaker was
    found), and the lexicon version and digest to ``doc.user_data``.
 
-Serialization writes the exact lexicon files and manifest into the pipeline
-(with ``user.jsonl`` when entries were added), so a saved pipeline keeps the
-lexicon version it was built with.
+Serialization writes the exact files and manifest of every set into the
+pipeline (``lexicons/``, with ``user.jsonl`` when entries were added;
+``syntax/``, ``sense/``), so a saved pipeline keeps the lexicon version it
+was built with.
 """
 
 from functools import partial
-from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-import srsly
-from spacy import util
 from spacy.language import Language
-from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
-from spacy.util import SimpleFrozenList
 
-from ...lexicon.frozen import (
-    CLASS_FILES,
-    MANIFEST,
-    USER_FILE,
-    Entry,
-    LexiconSet,
-    lexicons_from_bytes,
-    load_lexicons,
-    user_entries,
-)
+from ...lexicon.entries import Entry, user_entries
+from ...lexicon.frozen import LexiconSet
 from ...lexicon.matcher import AnchoredMatcher
+from ...lexicon.sets import CUES, SENSE, SYNTAX
 from ...syntax.clauses import scope_spans
+from ...syntax.links import source_link
 from ...syntax.normalise import carry, case_forms, reading
 from ...syntax.scope import STYLES, narrowed_scope_spans
+from ..base import LexiconPipe
 from .detector import CueDetector, Match
 from .extensions import (
     CUES_KEY,
@@ -60,12 +54,10 @@ from .extensions import (
     SCOPES_KEY,
     SOURCES_KEY,
     register_extensions,
-    source_link,
 )
-from .scorer import score_cues
+from .scorer import score_cues, span_score_weights
 
 SOURCE_LABEL = "SOURCE"
-LEXICON_SUBDIR = "lexicons"
 DEFAULT_CONFIG = {
     "spans_key": CUES_KEY,
     "lexicon_dir": None,
@@ -76,8 +68,11 @@ DEFAULT_CONFIG = {
 }
 
 
-class CueComponent(Pipe):
+class CueComponent(LexiconPipe):
     """Match frozen lexicons and resolve the matches into labelled cue spans."""
+
+    holds = {"lexicons": CUES, "syntax": SYNTAX, "sense": SENSE}
+    required = ("lexicons",)
 
     def __init__(
         self,
@@ -99,18 +94,14 @@ class CueComponent(Pipe):
         if scope_style is not None and scope_style not in STYLES:
             raise ValueError(f"{name}: scope_style must be null (the whole clauses) or one of {', '.join(STYLES)}, "
                              f"not {scope_style!r}")
-        self.name = name
-        self.vocab = nlp.vocab
+        super().__init__(nlp, name, verify_lexicons=verify_lexicons, folders={"lexicons": lexicon_dir})
         self.tokenizer = nlp.tokenizer
         self.detectors = {detector.label: detector for detector in detectors}
         self.spans_key = spans_key
-        self.verify_lexicons = verify_lexicons
         self.extension_prefix = extension_prefix
         self.scope_style = scope_style
         self.scorer = partial(scorer, spans_key=spans_key) if scorer is not None else None
         self.extension_names = register_extensions(extension_prefix, spans_key, SOURCES_KEY, SCOPES_KEY)
-        self.lexicon_dir = lexicon_dir
-        self._lexicons: Optional[LexiconSet] = None  # set by initialize, from_disk/from_bytes, or the first document
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -127,16 +118,17 @@ class CueComponent(Pipe):
     def lexicons(self) -> LexiconSet:
         """The lexicon set in use; a component neither initialized nor loaded reads its configured
         ``lexicon_dir`` (the packaged set when null) the first time it is asked."""
-        if self._lexicons is None:
-            self.set_lexicons(load_lexicons(self.lexicon_dir, verify=self.verify_lexicons))
-        return self._lexicons
+        if self._sets is None:  # not through ``self.sets``: the gate asks for this in every comparison
+            self.load_sets()
+        return self._sets["lexicons"]
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
                    lexicon_dir: Optional[str] = None, entries: Optional[Iterable[dict]] = None) -> None:
         """Load and compile the lexicon set (``nlp.initialize()``, ``spacy assemble``): the frozen set in
         ``lexicon_dir`` (the component's configured folder, or the packaged set, when null), then ``entries``
-        added as by ``add_entries``. Settings come from ``[initialize.components.<name>]``."""
-        self.set_lexicons(load_lexicons(lexicon_dir or self.lexicon_dir, verify=self.verify_lexicons))
+        added as by ``add_entries``; and the packaged tables. Settings come from
+        ``[initialize.components.<name>]``."""
+        self.load_sets(lexicons=lexicon_dir)
         if entries:
             self.add_entries(entries)
 
@@ -149,15 +141,16 @@ class CueComponent(Pipe):
         added = user_entries(entries, self.labels, self.lexicons.by_id)
         if not added:
             return added
-        self._lexicons = self.lexicons.with_entries(added)
+        self._sets["lexicons"] = self.lexicons.with_entries(added)
         for entry in added:
             self._compile(entry)
-        self.case_forms = case_forms(self._lexicons.entries, self.tokenizer)
+        self.case_forms = case_forms(self._sets["lexicons"].entries, self.tokenizer)
         return added
 
-    def set_lexicons(self, lexicons: LexiconSet) -> None:
-        """Compile the matchers for a lexicon set; done once, never per document."""
-        self._lexicons = lexicons
+    def compile(self, sets: Mapping[str, LexiconSet]) -> None:
+        """Compile the matchers for the lexicon set (the tables are read by the functions that use them); done once
+        per load, never per document."""
+        lexicons = sets["lexicons"]
         # match key (the entry id's hash) -> (label, entry id, is it an exclusion), resolved once here
         self.entries: Dict[int, Tuple[str, str, bool]] = {}
         self.matcher = AnchoredMatcher(self.vocab)
@@ -245,51 +238,9 @@ class CueComponent(Pipe):
         doc.user_data[LEXICON_VERSION_KEY] = lexicons.version
         doc.user_data[LEXICON_DIGEST_KEY] = lexicons.digest
 
-    # -- serialization: the lexicon files travel with the pipeline ---------------------------
-
-    def _lexicon_payload(self) -> Dict[str, bytes]:
-        return {**self.lexicons.files, MANIFEST: self.lexicons.manifest}
-
-    def _load_payload(self, payload: Dict[str, bytes], origin: str) -> None:
-        files = {name: payload[name] for name in (*CLASS_FILES, USER_FILE) if name in payload}
-        if MANIFEST not in payload:
-            raise ValueError(f"{origin}: the saved component has no lexicon manifest")
-        self.set_lexicons(lexicons_from_bytes(files, payload[MANIFEST], origin=origin, verify=self.verify_lexicons))
-
-    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
-        """Serialize the component's lexicon files and manifest."""
-        return util.to_bytes({"lexicons": lambda: srsly.msgpack_dumps(self._lexicon_payload())}, exclude)
-
-    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()) -> "CueComponent":
-        """Load lexicon files from bytes, verifying them against their manifest."""
-        loaders = {"lexicons": lambda b: self._load_payload(srsly.msgpack_loads(b), f"<bytes of {self.name}>")}
-        util.from_bytes(bytes_data, loaders, exclude)
-        return self
-
-    def to_disk(self, path, *, exclude: Iterable[str] = SimpleFrozenList()) -> None:
-        """Write the lexicon files and manifest, byte for byte, into ``path/lexicons``."""
-        folder = Path(path) / LEXICON_SUBDIR
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, data in self._lexicon_payload().items():
-            (folder / name).write_bytes(data)
-
-    def from_disk(self, path, *, exclude: Iterable[str] = SimpleFrozenList()) -> "CueComponent":
-        """Load the lexicon set saved with the pipeline, verifying its manifest."""
-        self.set_lexicons(load_lexicons(Path(path) / LEXICON_SUBDIR, verify=self.verify_lexicons))
-        return self
-
-    def __reduce__(self):
-        """Pickle by attributes, so that unpickling (an ``n_process`` worker) re-registers the extensions."""
-        return (_unpickle_component, (type(self), self.name, dict(self.__dict__)))
-
-
-def _unpickle_component(cls, name: str, state: dict) -> CueComponent:
-    """Rebuild a pickled cue component and register its extensions in this process."""
-    component = cls.__new__(cls)
-    component.name = name
-    component.__dict__.update(state)
-    register_extensions(component.extension_prefix, component.spans_key, SOURCES_KEY, SCOPES_KEY)
-    return component
+    def restored(self) -> None:
+        """Unpickled in a process (an ``n_process`` worker): register the extensions there."""
+        register_extensions(self.extension_prefix, self.spans_key, SOURCES_KEY, SCOPES_KEY)
 
 
 def register_factory(factory_name: str, detectors: Callable[[], Sequence[CueDetector]]) -> Callable:
@@ -317,4 +268,6 @@ def register_factory(factory_name: str, detectors: Callable[[], Sequence[CueDete
 
     make.__name__ = make.__qualname__ = f"make_{factory_name}"
     make.__doc__ = f"Build a {factory_name} component from its config settings."
-    return Language.factory(factory_name, default_config=DEFAULT_CONFIG, assigns=["doc.spans"], func=make)
+    return Language.factory(factory_name, default_config=DEFAULT_CONFIG, assigns=["doc.spans", "doc.user_data"],
+                            default_score_weights=span_score_weights(CUES_KEY), func=make)
+

@@ -8,35 +8,14 @@ survive: not overlapping an exclusion, accepted by the class's own rule
 survivors become Span objects, in the component.
 """
 
-from typing import ClassVar, List, NamedTuple, Optional, Sequence, Set
+from typing import ClassVar, List, Optional, Sequence
 
 from spacy.tokens import Doc, Span, Token
 
 from ...lexicon.frozen import Entry
+from ...lexicon.matcher import Match, longest_first
 
 BREAKS = frozenset({".", "!", "?", ";", ":", "…", '"', "“", "”", "(", "-", "—", "–"})
-
-
-class Match(NamedTuple):
-    """A raw lexicon match: token offsets and the entry's key in the string store."""
-
-    start: int
-    end: int
-    key: int
-
-
-def longest_first(matches: Sequence[Match]) -> List[Match]:
-    """Non-overlapping matches, preferring the longest and then the earliest (as spaCy's filter_spans); the
-    tokens already taken are kept in a set, so this is linear in the matches' length, not quadratic."""
-    kept: List[Match] = []
-    taken: Set[int] = set()
-    for match in sorted(matches, key=lambda m: (m.start - m.end, m.start)):
-        tokens = range(match.start, match.end)
-        if taken.isdisjoint(tokens):
-            kept.append(match)
-            taken.update(tokens)
-    kept.sort()
-    return kept
 
 
 def starts_sentence(token: Token) -> bool:

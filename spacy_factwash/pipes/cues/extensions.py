@@ -23,6 +23,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from spacy.tokens import Doc, Span
 
+from ...syntax.links import source_link
+
 DEFAULT_PREFIX = "factwash"
 CUES_KEY = "factwash_cues"
 SOURCES_KEY = "factwash_sources"
@@ -37,11 +39,6 @@ FLAG_NAMES = {
     "TEMPORAL": "temporal",
 }
 _OWNER = "_spacy_factwash_settings"
-
-
-def source_link(cue: Span) -> str:
-    """The key a source span carries (in ``kb_id_``) to point back at its cue."""
-    return f"cue:{cue.start}-{cue.end}"
 
 
 def _first_at(group, start: int) -> int:

@@ -39,6 +39,13 @@ class Unit:
     skip: Tuple[str, ...] = ()
 
 
+def span_score_weights(spans_key: str) -> Dict[str, Optional[float]]:
+    """The score weights of a component scored by ``cue_scorer`` on the span group ``spans_key``, as spaCy's
+    span_ruler declares them: the F score counts, precision, recall and the per-class table are reported."""
+    return {f"spans_{spans_key}_f": 1.0, f"spans_{spans_key}_p": 0.0, f"spans_{spans_key}_r": 0.0,
+            f"spans_{spans_key}_per_type": None}
+
+
 def ratio(numerator: int, denominator: int) -> float:
     return numerator / denominator if denominator else 0.0
 

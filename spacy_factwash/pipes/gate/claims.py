@@ -24,9 +24,10 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
 from ...syntax.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses
+from ...syntax.links import source_link
 from ...syntax.normalise import Shadow
 from ...syntax.sentences import sentences
-from ..cues.extensions import CUES_KEY, SOURCES_KEY, source_link
+from ..cues.extensions import CUES_KEY, SOURCES_KEY
 from .report import Excerpt
 from .values.quantities import unit_hashes
 from .words import Word

@@ -1,9 +1,14 @@
 """factwash_compare: the gate's settings in the pipeline config, and compare / pipe over pairs.
 
 The component does nothing to a single Doc (a comparison needs two); it holds
-the alignment threshold, the enabled checks and the gate's word lists, so
-that ``nlp.to_disk`` saves the whole gate, and it compares Docs the pipeline
-made (``compare``) or gates a stream of text pairs (``pipe_pairs``).
+the alignment threshold, the enabled checks, the gate's word lists
+(``lexicons/gate/``) and the tables its checks read (the value tables: units
+and time names; the syntax tables), so that ``nlp.to_disk`` saves the whole
+gate, and it compares Docs the pipeline made (``compare``) or gates a stream
+of text pairs (``pipe_pairs``). Like every lexicon-backed component
+(``pipes/base.py``) it is built empty and gets its verified sets once: from
+``initialize``, from the pipeline it was saved with, or at its first
+comparison.
 
 A comparison: both Docs into claims (``claims.py``: clauses, each cue bound
 to the claims it qualifies), each memory claim aligned to its best source
@@ -12,11 +17,14 @@ and the verdict policy over the changes (``policy.py``).
 """
 
 import warnings
-from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Tuple
+from functools import cached_property
+from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ...lexicon.frozen import LexiconSet
+from ...lexicon.sets import GATE, SYNTAX, VALUES
 from ...syntax.normalise import reading
 from ...syntax.sentences import sentences as doc_sentences
 from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
@@ -29,10 +37,13 @@ from .compare.values import values_read
 from .gate import Gate
 from .language import not_english, too_short
 from .policy import REJECT, REWRITE, verdict
+from ..base import LexiconPipe
 from .report import ALWAYS_NOT_CHECKED, CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
-from .words import GateWords
+from .words import GateWords, checked_gate_words
 
 DEFAULT_CONFIG = {
+    "lexicon_dir": None,
+    "verify_lexicons": True,
     "threshold": 0.25,
     "min_source_values": 2,
     "disabled": [],
@@ -45,13 +56,16 @@ DEFAULT_CONFIG = {
 }
 
 
-class CompareComponent:
+class CompareComponent(LexiconPipe):
     """Compare a memory Doc with its source Doc and gate it."""
+
+    holds = {"lexicons": GATE, "syntax": SYNTAX, "values": VALUES}
 
     def __init__(self, nlp: Language, name: str, *, threshold: float, min_source_values: int,
                  disabled: Sequence[str], check_language: bool = True, min_language_score: float = 0.6,
                  max_english_share: float = 0.4, min_language_words: int = 4,
-                 retired: Sequence[str] = ()) -> None:
+                 retired: Sequence[str] = (), lexicon_dir: Optional[str] = None,
+                 verify_lexicons: bool = True) -> None:
         unknown = set(disabled) - set(CHANGE_TYPES) - set(INFORMATIONAL_TYPES)
         if unknown:
             raise ValueError(f"{name}: unknown change types in 'disabled': {sorted(unknown)}")
@@ -65,8 +79,9 @@ class CompareComponent:
         for setting in retired:
             warnings.warn(f"{name}: '{setting}' is ignored since the gate binds each qualifier to its claim "
                           "(no sentence windows); drop it from the config", DeprecationWarning, stacklevel=3)
+        super().__init__(nlp, name, verify_lexicons=verify_lexicons, folders={"lexicons": lexicon_dir})
         self.nlp = nlp
-        self.name = name
+        self.tokenizer = nlp.tokenizer
         self.threshold = threshold
         self.min_source_values = min_source_values
         self.disabled = tuple(disabled)
@@ -74,9 +89,26 @@ class CompareComponent:
         self.min_language_score = min_language_score
         self.max_english_share = max_english_share
         self.min_language_words = min_language_words
-        self.words = GateWords(nlp.vocab, nlp.tokenizer)
-        self.key = LemmaKey(nlp)
         self._evidentials: Tuple[Optional[str], FrozenSet[str]] = (None, frozenset())
+
+    def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
+                   lexicon_dir: Optional[str] = None) -> None:
+        """Load and compile the gate's word lists (``nlp.initialize()``, ``spacy assemble``): the frozen set in
+        ``lexicon_dir`` (the configured folder, or the packaged ``lexicons/gate``, when null), and the packaged
+        tables."""
+        self.load_sets(lexicons=lexicon_dir)
+
+    def compile(self, sets: Mapping[str, LexiconSet]) -> None:
+        """Compile the gate's word lists into their matcher; once per load. (The pipeline's lemma table is taken
+        again at the next comparison: ``key``.)"""
+        self.words = GateWords(self.vocab, self.tokenizer, checked_gate_words(sets["lexicons"]))
+        self.__dict__.pop("key", None)
+
+    @cached_property
+    def key(self) -> LemmaKey:
+        """The content key of a token, from the pipeline's lemma table (``factwash_lemmas``), taken at the first
+        comparison after the gate's sets were given: the lemma table is loaded by then."""
+        return LemmaKey(self.nlp)
 
     @property
     def evidentials(self) -> FrozenSet[str]:
@@ -89,12 +121,17 @@ class CompareComponent:
         return self._evidentials[1]
 
     def __call__(self, doc: Doc) -> Doc:
-        """A single Doc passes through unchanged: comparing needs a pair."""
+        """A single Doc passes through unchanged: comparing needs a pair. (The first one, empty or not, makes a
+        component neither initialized nor loaded read its sets, outside any memory zone: ``zones.py``.)"""
+        if self._sets is None:
+            self.load_sets()
         return doc
 
     def claims(self, doc: Doc) -> DocClaims:
         """A Doc the pipeline made, as claims with their qualifiers and gate words (read, like the cues, on the
-        text as a reader sees it: ``cues/normalise.py``)."""
+        text as a reader sees it: ``syntax/normalise.py``)."""
+        if self._sets is None:  # read and compiled at the first comparison when neither initialized nor loaded
+            self.load_sets()
         read, shadow = reading(doc, self.words.case_forms, self.nlp.tokenizer)
         return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow))
 
@@ -183,6 +220,8 @@ class CompareComponent:
 
     def pipe(self, docs: Iterable[Doc], batch_size: int = 256) -> Iterator[Doc]:
         """spaCy's stream protocol: single Docs pass through unchanged (use ``pipe_pairs`` to gate)."""
+        if self._sets is None:
+            self.load_sets()
         yield from docs
 
     def pipe_pairs(self, pairs: Iterable, *, batch_size: int = 256, n_process: int = 1,
@@ -262,14 +301,16 @@ def _once(changes: Sequence[Change]) -> List[Change]:
     return kept
 
 
-@Language.factory("factwash_compare", default_config=DEFAULT_CONFIG)
-def make_compare(nlp: Language, name: str, threshold: float, min_source_values: int, disabled: List[str],
-                 check_language: bool, min_language_score: float, max_english_share: float, min_language_words: int,
-                 windows: Optional[Dict[str, int]], neighbour_words: Optional[int]) -> CompareComponent:
+@Language.factory("factwash_compare", default_config=DEFAULT_CONFIG, requires=["doc.spans"])
+def make_compare(nlp: Language, name: str, lexicon_dir: Optional[str], verify_lexicons: bool, threshold: float,
+                 min_source_values: int, disabled: List[str], check_language: bool, min_language_score: float,
+                 max_english_share: float, min_language_words: int, windows: Optional[Dict[str, int]],
+                 neighbour_words: Optional[int]) -> CompareComponent:
     """The gate, its settings from the config (``windows`` and ``neighbour_words`` are retired: accepted, with a
-    warning, so a pipeline saved before the claim-level gate still loads)."""
+    warning, so a pipeline saved before the claim-level gate still loads). It writes nothing to a Doc, so it
+    declares no assigned attributes and no score weights: the gate is scored on pairs."""
     retired = [name for name, value in (("windows", windows), ("neighbour_words", neighbour_words)) if value is not None]
     return CompareComponent(nlp, name, threshold=threshold, min_source_values=min_source_values, disabled=disabled,
                             check_language=check_language, min_language_score=min_language_score,
                             max_english_share=max_english_share, min_language_words=min_language_words,
-                            retired=retired)
+                            retired=retired, lexicon_dir=lexicon_dir, verify_lexicons=verify_lexicons)

@@ -1,7 +1,8 @@
 """The gate's own word lists: what a claim's words mean to a check.
 
 A frozen, hash-checked lexicon set (``lexicons/gate/``, the same format and
-checks as the cue lexicons) with one file per kind of word:
+checks as the cue lexicons; held and saved by ``factwash_compare``) with one
+file per kind of word:
 
 - ``NEGATIVE``: words that hold a "not" (lack, fail, refuse, unlikely,
   without), counted in a claim's polarity with the negation cues;
@@ -27,31 +28,20 @@ from typing import Dict, List, Optional, Union
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
-from ...lexicon.frozen import Entry, LexiconError, LexiconSet, load_lexicons, packaged_lexicon_dir
-from ...lexicon.matcher import AnchoredMatcher
+from ...lexicon.frozen import Entry, LexiconError, LexiconSet, load_set
+from ...lexicon.matcher import AnchoredMatcher, Match, longest_first
+from ...lexicon.sets import GATE, GATE_FILES  # noqa: F401  (GATE_FILES: imported from here before)
 from ...syntax.normalise import Shadow, carry, case_forms
-from ..cues.detector import Match, longest_first
-
-GATE_SUBDIR = "gate"
-GATE_FILES = {
-    "negative.jsonl": "NEGATIVE",
-    "antonym.jsonl": "ANTONYM",
-    "approximator.jsonl": "APPROXIMATOR",
-    "bound.jsonl": "BOUND",
-    "direction.jsonl": "DIRECTION",
-    "fraction.jsonl": "FRACTION",
-    "relation.jsonl": "RELATION",
-    "era.jsonl": "ERA",
-    "stance.jsonl": "STANCE",
-    "condition.jsonl": "CONDITION",
-}
 
 
 def load_gate_words(path: Optional[Union[str, Path]] = None, verify: bool = True) -> LexiconSet:
     """The gate's word lists (the packaged ``lexicons/gate`` when ``path`` is None), verified against their
-    manifest; an antonym whose ``value`` does not name an antonym naming it back is an error."""
-    folder = Path(path) if path is not None else packaged_lexicon_dir() / GATE_SUBDIR
-    words = load_lexicons(folder, verify=verify, class_files=GATE_FILES)
+    manifest and checked (``checked_gate_words``)."""
+    return checked_gate_words(load_set(GATE, path, verify=verify))
+
+
+def checked_gate_words(words: LexiconSet) -> LexiconSet:
+    """The gate's word lists, refused when an antonym's ``value`` does not name an antonym naming it back."""
     for entry in words.for_label("ANTONYM"):
         other = words.by_id.get(entry.value or "")
         if other is None or other.label != "ANTONYM" or other.value != entry.id:

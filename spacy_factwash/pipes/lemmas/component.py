@@ -4,55 +4,103 @@ It gives exactly what ``nlp.add_pipe("lemmatizer", config={"mode": "lookup"})``
 gives (the lookup table's lemma for a token's text, else the text itself) but
 maps orth ids to lemma ids with one dict look-up per token and writes them
 with ``Doc.from_array``, instead of creating a Token object and a Python
-string per token. The table is read once, when the component is built.
+string per token.
+
+It lives as spaCy's Lemmatizer does (``pipes/base.py``): built empty, its
+table read from spacy-lookups-data by ``initialize`` (or at its first
+document), and saved with the pipeline (``lemmas/lemma_lookup.msgpack`` under
+a manifest with its sha256), so a saved pipeline loads its table from its own
+folder, verified, and never reads spacy-lookups-data again.
 """
 
-from typing import Dict
+import json
+from importlib.metadata import version
+from typing import Callable, Dict, Mapping, Optional
 
 import numpy
+import srsly
 from spacy.attrs import LEMMA, ORTH
 from spacy.language import Language
 from spacy.lookups import load_lookups
+from spacy.pipeline.lemmatizer import lemmatizer_score
 from spacy.tokens import Doc
+
+from ...lexicon.frozen import LexiconSet, sha256
+from ...lexicon.sets import LEMMA_FILE, LEMMAS
+from ..base import LexiconPipe
 
 TABLE = "lemma_lookup"
 
 
-class LookupLemmas:
+class LookupLemmas(LexiconPipe):
     """Set ``token.lemma`` from the English lookup table of spacy-lookups-data."""
 
-    def __init__(self, nlp: Language, name: str, overwrite: bool) -> None:
-        self.name = name
+    holds = {"lemmas": LEMMAS}
+
+    def __init__(self, nlp: Language, name: str, overwrite: bool,
+                 scorer: Optional[Callable] = lemmatizer_score) -> None:
+        super().__init__(nlp, name)
+        self.lang = nlp.lang
         self.overwrite = overwrite
-        self.vocab = nlp.vocab
-        table = load_lookups(nlp.lang, [TABLE]).get_table(TABLE)
-        self.lemma_ids: Dict[int, int] = {orth: nlp.vocab.strings.add(lemma) for orth, lemma in table.items()}
-        self.lemma_text: Dict[int, str] = {self.lemma_ids[orth]: lemma for orth, lemma in table.items()}
+        self.scorer = scorer
+
+    def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None) -> None:
+        """Read the lookup table from spacy-lookups-data (``nlp.initialize()``, ``spacy assemble``)."""
+        self.load_sets()
+
+    def read_set(self, key: str, folder: Optional[str] = None) -> LexiconSet:
+        """The lemma table from ``folder`` (a saved pipeline's), else from spacy-lookups-data."""
+        return super().read_set(key, folder) if folder is not None else lookup_table_set(self.lang)
+
+    def compile(self, sets: Mapping[str, LexiconSet]) -> None:
+        """Map each word's orth id to its lemma's id (the lemma strings added to the vocab); once per load."""
+        table = srsly.msgpack_loads(sets["lemmas"].files[LEMMA_FILE])
+        self._lemma_ids: Dict[int, int] = {orth: self.vocab.strings.add(lemma) for orth, lemma in table.items()}
+        self._lemma_text: Dict[int, str] = {self._lemma_ids[orth]: lemma for orth, lemma in table.items()}
+
+    @property
+    def lemma_ids(self) -> Dict[int, int]:
+        """Orth id of a word -> id of its lookup lemma (the table read first when it was not)."""
+        self.sets
+        return self._lemma_ids
 
     def lemma_of(self, text: str) -> str:
         """The lookup lemma of a word, lower-cased first ("Passwords" -> "password"), else the word."""
         lower = text.lower()
         lemma = self.lemma_ids.get(self.vocab.strings[lower]) if lower in self.vocab.strings else None
-        return self.lemma_text[lemma] if lemma is not None else lower
+        return self._lemma_text[lemma] if lemma is not None else lower
 
     def __call__(self, doc: Doc) -> Doc:
         """Write every token's lemma in one array operation; lemmas already set stay unless ``overwrite``."""
+        get = self.lemma_ids.get  # the table read here at the first document, empty or not, when it was not
         if not len(doc):
             return doc
-        get = self.lemma_ids.get
         orths = doc.to_array(ORTH).tolist()
         if self.overwrite or not doc.has_annotation("LEMMA"):
             lemmas = [get(orth, orth) for orth in orths]
         else:
             lemmas = [old or get(orth, orth) for orth, old in zip(orths, doc.to_array(LEMMA).tolist())]
         if doc.vocab is not self.vocab:
-            for lemma in set(lemmas) & self.lemma_text.keys():
-                doc.vocab.strings.add(self.lemma_text[lemma])
+            for lemma in set(lemmas) & self._lemma_text.keys():
+                doc.vocab.strings.add(self._lemma_text[lemma])
         doc.from_array([LEMMA], numpy.asarray(lemmas, dtype=numpy.uint64).reshape(-1, 1))
         return doc
 
 
-@Language.factory("factwash_lemmas", default_config={"overwrite": False}, assigns=["token.lemma"])
-def make_lemmas(nlp: Language, name: str, overwrite: bool) -> LookupLemmas:
+def lookup_table_set(lang: str) -> LexiconSet:
+    """The lookup lemma table of spacy-lookups-data for ``lang``, as a set to save with a pipeline: one msgpack
+    file (orth id -> lemma) under a manifest naming the spacy-lookups-data version and the file's sha256."""
+    table = load_lookups(lang, [TABLE]).get_table(TABLE)
+    data = srsly.msgpack_dumps(dict(table.items()))
+    source = f"spacy-lookups-data {version('spacy-lookups-data')}"
+    manifest = {"version": f"{source} {lang} {TABLE}", "files": {LEMMA_FILE: sha256(data)}}
+    return LexiconSet(manifest["version"], (), {LEMMA_FILE: data},
+                      (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode("utf8"), origin=source)
+
+
+@Language.factory("factwash_lemmas", default_config={"overwrite": False,
+                                                     "scorer": {"@scorers": "spacy.lemmatizer_scorer.v1"}},
+                  assigns=["token.lemma"], default_score_weights={"lemma_acc": 1.0})
+def make_lemmas(nlp: Language, name: str, overwrite: bool, scorer: Optional[Callable]) -> LookupLemmas:
     """Lookup lemmas from spacy-lookups-data, fast."""
-    return LookupLemmas(nlp, name, overwrite)
+    return LookupLemmas(nlp, name, overwrite, scorer)

@@ -1,8 +1,9 @@
 """The claim-strength lexicon set: cause, association, comparison, modal and non-claim words, and the certainty scale.
 
-Same format, manifest and checks as the cue lexicons (``lexicon.py``), in
-``lexicons/strength/``. ``scale.json`` (the certainty scale) is frozen in the
-same manifest, so a scale edited without re-freezing is refused like a list.
+Same format, manifest and checks as the cue lexicons (``lexicon/frozen.py``), in
+``lexicons/strength/`` (its files: ``lexicon/sets.py``'s ``STRENGTH``). ``scale.json``
+(the certainty scale) is frozen in the same manifest, so a scale edited without
+re-freezing is refused like a list.
 """
 
 import json
@@ -10,19 +11,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, Optional, Union
 
-from ...lexicon.frozen import LexiconError, LexiconSet, load_lexicons, packaged_lexicon_dir
+from ...lexicon.frozen import LexiconError, LexiconSet, load_set
+from ...lexicon.sets import SCALE_FILE, STRENGTH, STRENGTH_FILES  # noqa: F401  (STRENGTH_FILES: imported from here)
 from .claim import STRENGTHS
 
-STRENGTH_FILES = {"causal.jsonl": "CAUSAL", "association.jsonl": "ASSOCIATION", "comparison.jsonl": "COMPARISON",
-                  "modal.jsonl": "MODAL", "nonclaim.jsonl": "NONCLAIM"}
-SCALE_FILE = "scale.json"
-STRENGTH_DATA = (SCALE_FILE,)
+STRENGTH_DATA = STRENGTH.data_files
 
 
 def load_strength_lexicon(path: Optional[Union[str, Path]] = None, verify: bool = True) -> LexiconSet:
     """The strength lexicon set (the packaged one when ``path`` is None), verified against its manifest."""
-    folder = Path(path) if path is not None else packaged_lexicon_dir() / "strength"
-    return load_lexicons(folder, verify=verify, class_files=STRENGTH_FILES, data_files=STRENGTH_DATA)
+    return load_set(STRENGTH, path, verify=verify)
 
 
 @lru_cache(maxsize=1)

@@ -55,9 +55,10 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from spacy_factwash.pipes.cues.extensions import CUES_KEY, SOURCES_KEY, source_link
+from spacy_factwash.pipes.cues.extensions import CUES_KEY, SOURCES_KEY
 from spacy_factwash.pipes.cues.scorer import f1, ratio
 from spacy_factwash.syntax.clauses import scope_spans
+from spacy_factwash.syntax.links import source_link
 from spacy_factwash.syntax.scope import narrowed_scope_spans
 
 from .corpora import read_half

@@ -7,7 +7,7 @@ windows around tokens spaCy marks ``like_num`` (enough for "$1.2 million",
 "1.2 million dollars", "5 GB").
 Each value is then
 
-- put in its dimension's base unit (``units.json``: 3 km = 3,000 m,
+- put in its dimension's base unit (``units.json`` of the value tables: 3 km = 3,000 m,
   30 °C = 86 °F, 2 hours = 120 minutes, 25% = 0.25; a currency is a
   dimension of its own, so no currency equals another; a data size with a
   decimal prefix may mean the binary one, and both readings are kept);
@@ -16,19 +16,18 @@ Each value is then
   from the gate's word lists) and whether it is one end of a range.
 """
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.strings import get_string_id
 from spacy.tokens import Span
 
+from ....lexicon.sets import UNITS_FILE, VALUES
+from ....lexicon.tables import table_json
 from .quantulum import Reading, read_values
 
-UNITS_FILE = Path(__file__).with_name("units.json")
 DIMENSIONLESS = "dimensionless"
 BEFORE, AFTER = 3, 4  # tokens read on each side of a number
 PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
@@ -49,22 +48,23 @@ FRACTION_BEFORE = re.compile(r"\b(?:a|one|three)[\s-]+$", re.IGNORECASE)
 
 @lru_cache(maxsize=1)
 def unit_table() -> Tuple[Dict[str, Tuple[str, float, float]], Dict[str, str]]:
-    """(quantulum3 unit name -> (dimension, factor, offset), currency code -> currency) from ``units.json``."""
-    data = json.loads(UNITS_FILE.read_text(encoding="utf8"))
+    """(quantulum3 unit name -> (dimension, factor, offset), currency code -> currency) from ``units.json`` (the
+    value tables this process reads, ``lexicon/tables.py``)."""
+    data = table_json(VALUES.name, UNITS_FILE)
     return {name: tuple(row) for name, row in data["units"].items()}, data["currency_codes"]
 
 
 @lru_cache(maxsize=1)
 def misread_units() -> Dict[str, str]:
     """Unit words quantulum3 leaves unread after a number ("10 hectares"), and the unit they name."""
-    return json.loads(UNITS_FILE.read_text(encoding="utf8"))["misread_units"]
+    return table_json(VALUES.name, UNITS_FILE)["misread_units"]
 
 
 @lru_cache(maxsize=1)
 def unit_hashes() -> FrozenSet[int]:
     """Words that, right after a number, are part of its value ("percent", "dollars", "km"), from ``units.json``,
     as string-store hashes."""
-    return frozenset(get_string_id(word) for word in json.loads(UNITS_FILE.read_text(encoding="utf8"))["unit_words"])
+    return frozenset(get_string_id(word) for word in table_json(VALUES.name, UNITS_FILE)["unit_words"])
 
 
 @dataclass(frozen=True)

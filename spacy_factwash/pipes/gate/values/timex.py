@@ -8,16 +8,16 @@ of the same kind disagree when a field both fill differs; a field only one
 fills is not a disagreement ("June 7" and "June 7, 2020" agree).
 """
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from spacy.tokens import Span
 
-NAMES_FILE = Path(__file__).with_name("timex.json")
+from ....lexicon.sets import TIMEX_FILE, VALUES
+from ....lexicon.tables import table_json
+
 CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'clock|utc|gmt)?", re.IGNORECASE)
 ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b")
@@ -78,8 +78,8 @@ def _clock(text: str, cue_id: str) -> Optional[FrozenSet[int]]:
 
 @lru_cache(maxsize=1)
 def names() -> Dict[str, Dict[str, object]]:
-    """Weekday, month, relative-word and period names from ``timex.json``."""
-    return json.loads(NAMES_FILE.read_text(encoding="utf8"))
+    """Weekday, month, relative-word and period names from ``timex.json`` (the value tables this process reads)."""
+    return table_json(VALUES.name, TIMEX_FILE)
 
 
 def _month(word: str) -> Optional[int]:

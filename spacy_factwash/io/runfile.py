@@ -62,7 +62,7 @@ class RunFile:
     before ``append`` returns; without it, lines go through the file's buffer
     (a plain, fast output file that a later run can still resume). With
     ``check``, every record must hold that field (``checks`` keeps it by key).
-    The file is changed only from the first ``append`` on.
+    An existing file is changed only from the first ``append`` on; a missing one is made, empty.
     """
 
     def __init__(self, path: Path, key: str = "key", durable: bool = True, check: Optional[str] = None) -> None:
@@ -83,6 +83,8 @@ class RunFile:
                 if check is not None:
                     self.checks[record[self.key]] = record[check]
             self._torn_at = self._torn_line()
+            if not self.path.exists():
+                self.path.open("x").close()  # a new run file is there from the start, empty
         except BaseException:
             self._lock.close()
             raise

@@ -20,7 +20,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from ..io.inputs import read_records
-from ..io.outputs import atomic_output
+from ..io.outputs import atomic_output, check_output
 from ..io.strict_json import dumps
 from ..io.progress import Progress, quiet
 from ..io.textfile import BadInput
@@ -311,6 +311,7 @@ def confirm_file(confirmer: Confirmer, items_path: Path, proposals_path: Path, o
     """Confirm every proposal of ``proposals_path`` against the ``{id, text}`` items of ``items_path`` (both
     read whole first; a ``BadInput`` names an unusable line) and write one confirmation per proposal to
     ``output_path`` through ``outputs.atomic_output``."""
+    check_output(output_path, [items_path, proposals_path])  # every path checked before the files are read
     items, proposals = read_records(items_path), read_records(proposals_path)
     bad = next((n for n, item in enumerate(items, start=1) if not is_item(item)), None)
     if bad is not None:

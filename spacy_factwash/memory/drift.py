@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..io.inputs import checked_text, read_records
-from ..io.outputs import atomic_output
+from ..io.outputs import atomic_output, check_output
 from ..io.progress import Progress, quiet
 from ..io.strict_json import dumps
 from ..io.textfile import BadInput
@@ -133,6 +133,7 @@ def drift_file(chains_path: Path, output_path: Path, gate,
     """Gate every chain of ``chains_path`` (``read_chains``) and write one drift report per chain (its ``id`` and
     ``DriftReport.to_dict``) to ``output_path`` through ``outputs.atomic_output``; yields each chain's id (its line
     number when it has none) and report as it is written. The output is in place once the last is taken."""
+    check_output(output_path, [chains_path])  # every path checked before the chains are read
     chains = read_chains(chains_path, gate.nlp.max_length)
     with atomic_output(output_path, [chains_path]) as out:
         for number, chain in enumerate(progress(chains, total=len(chains), desc="drift"), start=1):

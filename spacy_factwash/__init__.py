@@ -7,11 +7,11 @@ imported.
 """
 
 from . import pipes  # noqa: F401  (registers the components' factories)
-from .api import check, confirm, default_pipeline, drift, inspect, load, wrap
+from .api import certainty_level, check, claim_strength, confirm, default_pipeline, drift, inspect, load, wrap
 from .lexicon.frozen import LABELS, LexiconError, load_lexicons
 from .pipes.cues.extensions import CUES_KEY, SOURCES_KEY, register_extensions
 from .pipes.gate.report import Report
-from .pipes.strength import Certainty, Strength, certainty_level, claim_strength
+from .pipes.strength import Certainty, Strength
 
 __version__ = "0.1.0"
 __all__ = [

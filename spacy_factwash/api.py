@@ -11,16 +11,19 @@ the one ``load()`` returns are made from one text, and no setting has a
 second copy in code.
 """
 
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from spacy import util
 from spacy.language import Language
+from spacy.tokens import Doc, Span
 from thinc.api import Config
 
 from .data import data_places
 from .errors import FactwashError
+from .io.inputs import checked_text
 from .io.textfile import surrogate_problem
 from .pipes.gate.gate import Gate
 from .pipes.names import CUES, FACTORY_PREFIX
@@ -30,8 +33,9 @@ if TYPE_CHECKING:  # the optional parts are imported when used
     from .memory.drift import DriftReport
     from .memory.mem0 import GatedMemory
     from .pipes.gate.report import Report
+    from .pipes.strength import Certainty, Strength
 
-DEFAULT_MAX_LENGTH = 10_000_000
+DEFAULT_MAX_LENGTH = 10_000_000  # the package's own pipelines; a pipeline built by hand keeps the max_length it has
 CONFIG = "factwash.cfg"
 
 
@@ -70,8 +74,11 @@ def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False, lexicon_dir:
     included); it is read, verified and compiled at the first document.
 
     ``max_length`` is raised above spaCy's 1,000,000 characters because no
-    component of the default pipeline keeps a parser's per-token memory; a
-    longer text raises spaCy's error E088, which names the limit.
+    component of the default pipeline keeps a parser's per-token memory. It
+    is the pipeline's: the components never change the ``max_length`` of a
+    pipeline they are added to (``spacy.blank("en")`` keeps spaCy's
+    1,000,000), and every entry point refuses a longer text with the
+    package's ``TextTooLong`` (E031), which names the limit.
 
     ``parse=True`` starts from the tagger and dependency parser trained on UD
     English EWT (``spacy_factwash.syntax.parse``; the model is CC BY-SA 4.0) and adds
@@ -79,6 +86,14 @@ def load(max_length: int = DEFAULT_MAX_LENGTH, parse: bool = False, lexicon_dir:
     sentences, and so the gate's alignment, are the default pipeline's. The
     cue detectors then read the parse (``cues/sense.py``).
     """
+    if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1:
+        raise TypeError(f"load: max_length must be a whole number of characters, got {max_length!r}")
+    if lexicon_dir is not None:
+        if not isinstance(lexicon_dir, (str, os.PathLike)):
+            raise TypeError(f"load: lexicon_dir must be a folder path, got {type(lexicon_dir).__name__}")
+        problem = surrogate_problem(str(lexicon_dir), "lexicon_dir")
+        if problem:
+            raise ValueError(f"load: {problem}")
     if parse:
         from .syntax.parse import parse_pipeline
 
@@ -125,15 +140,16 @@ def inspect(source: str, memory: str, *, review=None, nlp: Optional[Language] = 
     whose cue component has entries added); it needs ``factwash_compare``. The default pipeline otherwise.
     ``review`` (optional) is a callable ``review(report, source_doc, memory_doc)``
     that returns the report after model components have seen it, for example
-    ``spacy_factwash.llm.review.Review.build(witness=True)``.
+    ``spacy_factwash.llm.review.Review.build(witness=True)``. A text longer than the pipeline's ``max_length``
+    is a ``TextTooLong``.
     """
+    gate = gate_of(nlp)
     for name, value in (("source", source), ("memory", memory)):
-        if not isinstance(value, str):
-            raise TypeError(f"inspect: {name} must be a str, got {type(value).__name__}")
-        problem = surrogate_problem(value, name)
-        if problem:
-            raise ValueError(f"inspect: {problem}")
-    return gate_of(nlp).check(source, memory, review)
+        checked_text(value, gate.nlp.max_length, name, "inspect")
+    if review is not None and not callable(review):
+        raise TypeError(f"inspect: review must be callable (review(report, source_doc, memory_doc)), got "
+                        f"{type(review).__name__}")
+    return gate.check(source, memory, review)
 
 
 def gate_of(nlp: Optional[Language] = None) -> Gate:
@@ -162,13 +178,18 @@ def default_confirmer() -> "Confirmer":
 
 def confirm(proposal: dict, items) -> "Confirmation":
     """Confirm a proposal ("note B supersedes rule A") against items: a mapping id -> text or a list of {id, text}."""
+    from .authority.confirm import items_by_id
+
     if not isinstance(proposal, dict):
         raise TypeError(f"confirm: proposal must be a dict, got {type(proposal).__name__}")
-    by_id = items if isinstance(items, dict) else {item["id"]: item["text"] for item in items}
+    by_id = items_by_id(items, "confirm: ")
     problem = surrogate_problem(proposal, "the proposal") or surrogate_problem(by_id, "the items")
     if problem:
         raise ValueError(f"confirm: {problem}")
-    return default_confirmer().confirm(proposal, by_id)
+    confirmer = default_confirmer()
+    for key, text in by_id.items():
+        checked_text(text, confirmer.nlp.max_length, f"item {key!r}", "confirm")
+    return confirmer.confirm(proposal, by_id)
 
 
 def drift(versions) -> "DriftReport":
@@ -179,17 +200,46 @@ def drift(versions) -> "DriftReport":
 
 
 def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, review=None,
-         database="factwash.sqlite") -> "GatedMemory":
+         database=None) -> "GatedMemory":
     """Gate a mem0 ``Memory`` (or ``AsyncMemory``): every write is checked against its source before it is stored
     (mem0 extra).
 
-    ``audit_log``: the JSONL file every decision and its outcome are appended to. ``database``: the SQLite file
-    of the review queue and the provenance graph. With a ``fixer`` (``llm.tasks.fixer.Fixer``), a fact held for a
-    rewrite verdict is stored in its fixed form when the fix passes the gate. With a ``review``
+    ``audit_log``: the JSONL file every decision and its outcome are appended to (checked now: its folder must
+    exist and the file, if any, be writable). ``database``: the SQLite file of the review queue and the
+    provenance graph; by default ``factwash.sqlite`` in the user's data folder (``$FACTWASH_DATABASE``, else
+    ``$XDG_DATA_HOME/spacy-factwash/``, else ``~/.local/share/spacy-factwash/``), never the working folder.
+    With a ``fixer`` (``llm.tasks.fixer.Fixer``), a fact held for a rewrite verdict is stored in its fixed form
+    when the fix passes the gate. With a ``review``
     (``llm.review.Review``), each report is reviewed by the model components before the policy acts on it: a
     witness may lower a verdict, never raise it. An ``AsyncMemory`` gets an ``AsyncGatedMemory``, whose writes
     are awaited.
     """
+    from .memory.database import default_database_path
     from .memory.mem0 import gated_class
 
+    if not callable(getattr(memory, "add", None)) or not hasattr(memory, "llm"):
+        raise TypeError(f"wrap: memory must be a mem0 Memory or AsyncMemory, got {type(memory).__name__}")
+    database = default_database_path() if database is None else database
     return gated_class(memory)(memory, default_gate(), audit_log, policy, fixer, review, database)
+
+
+def _doc_or_span(value: Any, function: str) -> Any:
+    """A Doc or Span argument, checked: a ``TypeError`` naming the function for anything else."""
+    if not isinstance(value, (Doc, Span)):
+        raise TypeError(f"{function}: expected a Doc or a Span the pipeline made, got {type(value).__name__}")
+    return value
+
+
+def claim_strength(span, **settings) -> "Strength":
+    """The strength of the claim in a Doc or Span (``pipes.strength.claim_strength``, whose settings it takes)."""
+    from .pipes.strength import claim_strength as strength_of
+
+    return strength_of(_doc_or_span(span, "claim_strength"), **settings)
+
+
+def certainty_level(span, **settings) -> "Certainty":
+    """The certainty level of the claim in a Doc or Span (``pipes.strength.certainty_level``, whose settings it
+    takes)."""
+    from .pipes.strength import certainty_level as level_of
+
+    return level_of(_doc_or_span(span, "certainty_level"), **settings)

@@ -97,13 +97,25 @@ def test_readme_authority_table_is_the_measured_table():
 def test_confirm_command_writes_confirmations_and_a_summary(tmp_path):
     (tmp_path / "items.jsonl").write_text("\n".join(json.dumps({"id": k, "text": v}) for k, v in ITEMS.items()))
     (tmp_path / "proposals.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({**GOOD, "id": "q", "confidence": 0.1})
-                                              + "\n" + json.dumps({**GOOD, "id": "r", "confidence": float("nan")}))
+                                              + "\n" + json.dumps({**GOOD, "id": "r", "confidence": "high"}))
     result = CliRunner().invoke(app, ["confirm", str(tmp_path / "items.jsonl"), str(tmp_path / "proposals.jsonl"),
                                       "--output", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    assert [r["confirmed"] for r in rows] == [True, False, False]  # NaN (valid in Python's JSON) is not a confidence
+    assert [r["confirmed"] for r in rows] == [True, False, False]
     assert "1 of 3 proposals confirmed; blocked: rule 1 well_formed 2" in result.output
+
+
+def test_a_nan_confidence_is_refused_in_a_file_and_never_confirmed(tmp_path):
+    """Python's JSON reads NaN, standard JSON has none: a file holding one is refused naming its line (so nothing
+    written is invalid JSON); given in Python, NaN is no confidence."""
+    (tmp_path / "items.jsonl").write_text("\n".join(json.dumps({"id": k, "text": v}) for k, v in ITEMS.items()))
+    (tmp_path / "proposals.jsonl").write_text(json.dumps(GOOD) + "\n" + json.dumps({**GOOD, "confidence": float("nan")}))
+    result = CliRunner().invoke(app, ["confirm", str(tmp_path / "items.jsonl"), str(tmp_path / "proposals.jsonl"),
+                                      "--output", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 1 and "proposals.jsonl:2: not standard JSON (NaN is not a JSON value)" in result.output
+    assert not (tmp_path / "out.jsonl").exists()
+    assert not spacy_factwash.confirm({**GOOD, "confidence": float("nan")}, ITEMS).confirmed
 
 
 def test_confirm_command_names_a_malformed_line(tmp_path):

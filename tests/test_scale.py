@@ -141,6 +141,40 @@ def test_the_cli_refuses_a_file_as_the_cluster_output_and_resume_on_a_cluster(sc
     assert result.exit_code == 2 and "--scheduler runs without --resume" in result.output
 
 
+@pytest.mark.parametrize("command,name", [("annotate", "part-00000.jsonl"), ("annotate", "part-00001.spacy"),
+                                          ("annotate", "manifest.json"), ("gate", "part-00000.jsonl"),
+                                          ("gate", "manifest.json")])
+def test_a_cluster_run_never_writes_over_a_file_no_earlier_run_wrote(scheduler, texts_file, pairs_file, tmp_path,
+                                                                      command, name):
+    """A run wrote over a part-*.jsonl or manifest.json of the user's in its folder; it now refuses in one line
+    naming the file, before the cluster is asked for anything. The files an earlier run's manifest lists are its
+    own, and a run again into the same folder replaces them."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / name).write_text("mine\n")
+    args = [command, str(texts_file if command == "annotate" else pairs_file), str(out), "--scheduler", scheduler,
+            "--partition-lines", "5"]
+    result = CliRunner().invoke(app, args)
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert result.exit_code == 1 and len(errors) == 1 and str(out / name) in errors[0], result.output
+    assert (out / name).read_text() == "mine\n" and [p.name for p in out.iterdir()] == [name]
+    (out / name).unlink()
+    for _ in range(2):
+        assert CliRunner().invoke(app, args).exit_code == 0
+    assert len(list(records(out / "manifest.json"))) == 12
+
+
+def test_gate_on_a_cluster_prints_the_summary_and_gives_the_exit_status_one_process_gives(scheduler, pairs_file,
+                                                                                          tmp_path):
+    one = CliRunner().invoke(app, ["gate", str(pairs_file), str(tmp_path / "one.jsonl"), "--fail-on", "rewrite"])
+    cluster = CliRunner().invoke(app, ["gate", str(pairs_file), str(tmp_path / "out"), "--scheduler", scheduler,
+                                       "--partition-lines", "5", "--fail-on", "rewrite"])
+    summary = [line for line in one.output.splitlines() if line.startswith(("gated ", "verdicts: ", "changes: "))]
+    assert len(summary) == 3 and "verdicts: pass 2, uncheckable 0, rewrite 8, reject 2" in summary
+    assert [line for line in cluster.output.splitlines() if line in summary] == summary
+    assert one.exit_code == cluster.exit_code == 5 and "12 records in 3 of 3 partitions" in cluster.output
+
+
 def test_a_stream_of_new_words_leaves_the_string_store_as_it_was(tmp_path):
     nlp = spacy_factwash.load()
     gate = nlp.get_pipe("factwash_compare")

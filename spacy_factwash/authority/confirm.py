@@ -9,7 +9,6 @@ items share, with no restatement or mention around it, is confirmed
 (no change word) are never confirmed.
 """
 
-import json
 import math
 import re
 from collections import Counter
@@ -21,7 +20,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from ..io.inputs import read_records
-from ..io.outputs import atomic_output
+from ..io.outputs import atomic_output, check_output
+from ..io.strict_json import dumps
 from ..io.progress import Progress, quiet
 from ..io.textfile import BadInput
 from ..lexicon.matcher import AnchoredMatcher
@@ -37,6 +37,7 @@ TYPES = ("supersedes", "narrows_scope", "transfers_authority", "contradicts")
 MIN_CONFIDENCE = 0.60
 NEGATION_REACH = 3  # tokens before a change word in which a negation cue negates it
 WEAK_CHANGE = {"change:only", "change:now"}
+ITEM_NEEDS = "an item needs an id (a string or a whole number) and a string text"
 # dependency labels (ClearNLP and Universal Dependencies) of a verb's or noun's arguments
 ARGUMENT_DEPS = {"nsubj", "nsubjpass", "csubj", "dobj", "obj", "iobj", "attr", "agent", "prep", "pobj", "obl",
                  "dative", "oprd", "npadvmod", "nmod", "compound", "poss", "acl", "relcl", "xcomp", "ccomp"}
@@ -285,16 +286,37 @@ class ConfirmRun:
     blocked: Counter = field(default_factory=Counter)
 
 
+def is_item(item: Any) -> bool:
+    """Whether an item is ``{"id", "text"}`` with an id that is a string or a whole number and a string text."""
+    return (isinstance(item, dict) and isinstance(item.get("text"), str) and isinstance(item.get("id"), (str, int))
+            and not isinstance(item["id"], bool))
+
+
+def items_by_id(items: Any, where: str = "") -> Dict[Any, str]:
+    """The items a proposal is confirmed against, as id -> text: a mapping as it is, or a list of ``{"id",
+    "text"}``; a ``TypeError`` (after ``where``) naming the first that is not an item."""
+    if isinstance(items, dict):
+        return items
+    if isinstance(items, (str, bytes)) or not isinstance(items, (list, tuple)):
+        raise TypeError(f"{where}items must be a mapping id -> text or a list of {{id, text}}, got "
+                        f"{type(items).__name__}")
+    bad = next((n for n, item in enumerate(items) if not is_item(item)), None)
+    if bad is not None:
+        raise TypeError(f"{where}item {bad}: {ITEM_NEEDS}")
+    return {item["id"]: item["text"] for item in items}
+
+
 def confirm_file(confirmer: Confirmer, items_path: Path, proposals_path: Path, output_path: Path,
                  progress: Progress = quiet) -> ConfirmRun:
     """Confirm every proposal of ``proposals_path`` against the ``{id, text}`` items of ``items_path`` (both
     read whole first; a ``BadInput`` names an unusable line) and write one confirmation per proposal to
     ``output_path`` through ``outputs.atomic_output``."""
+    check_output(output_path, [items_path, proposals_path])  # every path checked before the files are read
     items, proposals = read_records(items_path), read_records(proposals_path)
-    bad = [n for n, item in enumerate(items, start=1) if not isinstance(item.get("text"), str) or "id" not in item]
-    if bad:
-        raise BadInput(f"{items_path}:{bad[0]}: an item needs an id and a string text")
-    by_id = {item["id"]: item["text"] for item in items}
+    bad = next((n for n, item in enumerate(items, start=1) if not is_item(item)), None)
+    if bad is not None:
+        raise BadInput(f"{items_path}:{bad}: {ITEM_NEEDS}")
+    by_id = items_by_id(items)
     run = ConfirmRun(proposals=len(proposals))
     with atomic_output(output_path, [items_path, proposals_path]) as out:
         for proposal in progress(proposals, total=len(proposals), desc="confirm"):
@@ -302,5 +324,5 @@ def confirm_file(confirmer: Confirmer, items_path: Path, proposals_path: Path, o
             run.confirmed += result.confirmed
             if result.blocked_by is not None:
                 run.blocked[f"rule {result.blocked_by.rule} {result.blocked_by.name}"] += 1
-            out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+            out.write(dumps(result.to_dict()) + "\n")
     return run

@@ -1,17 +1,24 @@
-"""What every command shares: the app, the options several commands take, one-line failures, progress bars, and the
-model review a run enables.
+"""What every command shares: the app, the options several commands take, one-line failures, progress bars, the
+model review a run enables, and text made safe for a terminal.
 
 A command parses its arguments, calls one library function and prints. An
 error the library raises on purpose (``FactwashError``) or one the system
 raises (``OSError``) ends the command in one line, ``error: ...``, with exit
 status 1: caught once, here, by the app's command group.
+
+Text a user or a model wrote is printed through ``shown``: a character a
+terminal would act on (an escape sequence, a bare carriage return, a newline
+forging a row, a bidirectional override) is shown as its escape (``\\x1b``,
+``\\n``); JSON through ``json_text``, as JSON escapes (the value is exact).
 """
 
 import functools
 import inspect
+import json
 import os
+import re
 from pathlib import Path
-from typing import Callable, NoReturn, Optional
+from typing import Any, Callable, NoReturn, Optional
 
 import typer
 from tqdm import tqdm
@@ -20,6 +27,34 @@ from typer.core import TyperGroup
 from ..errors import FactwashError
 
 COMMAND = "python -m spacy_factwash"
+# what a terminal acts on instead of showing: C0, DEL and C1 controls, bidirectional marks, embeddings, overrides and
+# isolates, line and paragraph separators
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(found: re.Match) -> str:
+    """The visible escape of one character a terminal would act on."""
+    char = found.group()
+    return NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+def shown(text: Any) -> str:
+    """Text for the terminal, one line of it: every character a terminal would act on shown as its escape
+    (``\\n``, ``\\r``, ``\\t``, ``\\x1b``, ``\\u202e``), everything else as it is."""
+    return UNSAFE.sub(_escape, str(text))
+
+
+def shown_lines(text: str) -> str:
+    """A text of several lines the package composed (a report, a table), each line ``shown``."""
+    return "\n".join(shown(line) for line in text.split("\n"))
+
+
+def json_text(value: Any, **settings: Any) -> str:
+    """A value as JSON for the terminal: characters kept, except those ``shown`` escapes, as JSON escapes (the value
+    is the same; a newline left is ``indent``'s, since JSON escapes the control characters inside strings)."""
+    return UNSAFE.sub(lambda found: found.group() if found.group() == "\n" else f"\\u{ord(found.group()):04x}",
+                      json.dumps(value, ensure_ascii=False, **settings))
 
 
 class Commands(TyperGroup):
@@ -30,6 +65,9 @@ class Commands(TyperGroup):
             return super().invoke(ctx)
         except FactwashError as err:
             fail(str(err))
+        except BrokenPipeError:  # the reader went away (| head): stop quietly, as a pipeline expects
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            raise typer.Exit(141)
         except OSError as err:
             fail(f"{err.filename}: {err.strerror}" if err.filename else str(err))
 
@@ -42,7 +80,7 @@ app = typer.Typer(**SETTINGS, help="spacy-factwash: find hedges, attributions, n
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """End the command: ``error: MESSAGE`` on stderr and exit status ``code`` (1 an input error, 2 a usage error)."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {shown(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -132,7 +170,7 @@ def corpus_run_summary(kind: str, run) -> None:
     """Print where a cluster run (``run.dask``) wrote its partitions; fail naming each that failed or stopped."""
     done = [entry for entry in run.partitions if entry["status"] == "ok"]
     typer.echo(f"{kind}: {sum(e['records'] for e in run.partitions)} records in {len(done)} of "
-               f"{len(run.partitions)} partitions; manifest {run.manifest}", err=True)
+               f"{len(run.partitions)} partitions; manifest {shown(run.manifest)}", err=True)
     if run.problems():
         fail("; ".join(run.problems()))
 
@@ -140,7 +178,6 @@ def corpus_run_summary(kind: str, run) -> None:
 def print_versions(asked: bool) -> None:
     """Print the package, lexicon, spaCy and Python versions and stop (``--version``)."""
     if asked:
-        import json
         import platform
 
         import spacy

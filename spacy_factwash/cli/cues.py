@@ -1,6 +1,6 @@
 """``cues`` (one text, its cues shown) and ``annotate`` (a file of texts to JSONL records)."""
 
-import json
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -8,35 +8,51 @@ import typer
 
 from ..api import DEFAULT_MAX_LENGTH
 from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PARTITION_LINES_OPTION,
-                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary, fail)
+                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary, fail,
+                    json_text, shown)
+
+
+def given_text(text: Optional[str], path: Optional[Path]) -> str:
+    """The text ``cues`` annotates: TEXT itself, standard input for ``-``, or the file ``--file`` names (read as
+    every input is: UTF-8, no byte-order mark, no trailing blank lines); exactly one of TEXT and ``--file``."""
+    from ..io.inputs import input_file
+    from ..io.textfile import read_stream, read_text
+
+    if (text is None) == (path is None):
+        fail("give TEXT, - (standard input) or --file PATH (exactly one)", 2)
+    if path is not None:
+        return read_text(input_file(path))
+    return read_stream(sys.stdin.buffer) if text == "-" else text
 
 
 @app.command()
 def cues(
-    text: str = typer.Argument(..., help="The text to annotate."),
+    text: Optional[str] = typer.Argument(None, help="The text to annotate; - reads it from standard input."),
+    text_file: Optional[Path] = typer.Option(None, "--file", help="A file holding the text to annotate."),
     as_json: bool = typer.Option(False, "--json", help="Print the cues as JSON instead of marked text."),
     lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
-    """Print TEXT with its cues marked, and one line per cue: offsets, lexicon entry, source."""
+    """Print TEXT with its cues marked, and one line per cue: offsets, lexicon entry, source.
+
+    The text is the argument itself, standard input when it is - (for a long text, or one from a pipe), or a
+    file with --file. Control characters in the text are shown escaped (\\x1b, \\n), never sent to the terminal.
+    """
     from ..api import pipeline_on
-    from ..io.textfile import surrogate_problem
+    from ..io.inputs import checked_text
     from ..pipes.names import CUES
     from ..render.display import cue_rows, mark_cues
     from ..run.records import cue_dicts
 
-    problem = surrogate_problem(text)
-    if problem:
-        fail(problem)
+    text = given_text(text, text_file)
     nlp = pipeline_on(lexicon_dir)
+    checked_text(text, nlp.max_length)
     if not text.strip():
         return typer.echo("empty text: nothing to annotate (no cues)")
-    if len(text) > nlp.max_length:
-        fail(f"text of {len(text):,} characters exceeds max_length {nlp.max_length:,}")
     doc, component = nlp(text), nlp.get_pipe(CUES)
     if as_json:
-        return typer.echo(json.dumps({"lexicon_version": component.lexicon_version,
-                                      "lexicon_digest": component.lexicons.digest, "cues": cue_dicts(doc)}))
-    typer.echo(mark_cues(doc) + "\n\n" + ("\n".join(cue_rows(cue_dicts(doc))) or "  (no cues)"))
+        return typer.echo(json_text({"lexicon_version": component.lexicon_version,
+                                     "lexicon_digest": component.lexicons.digest, "cues": cue_dicts(doc)}))
+    typer.echo(shown(mark_cues(doc)) + "\n\n" + ("\n".join(map(shown, cue_rows(cue_dicts(doc)))) or "  (no cues)"))
     typer.echo(f"\nlexicon version {component.lexicon_version}")
 
 
@@ -75,5 +91,5 @@ def annotate(
                             skip_bad_lines=skip_bad_lines, lexicon_dir=lexicon_dir, progress=bar(" lines"))
     if summary.stop:
         fail(summary.stop)
-    typer.echo(f"wrote {summary.written} records to {output_path} ({summary.empty} empty texts, "
+    typer.echo(f"wrote {summary.written} records to {shown(output_path)} ({summary.empty} empty texts, "
                f"{summary.bad} bad lines skipped)", err=True)

@@ -1,37 +1,36 @@
 """``check`` (one pair), ``gate`` (a file of pairs to JSONL reports) and ``report`` (a file of pairs to one HTML page)."""
 
-import json
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import NoReturn, Optional
 
 import typer
 
 from ..pipes.gate.policy import EXIT_STATUS, RANKING
 from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PARTITION_LINES_OPTION,
                     SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, cost_line, corpus_run_summary,
-                    fail, with_model_options)
+                    fail, json_text, shown, shown_lines, with_model_options)
 
 FailOn = Enum("FailOn", [(verdict, verdict) for verdict in RANKING[1:]], type=str)  # what gate --fail-on takes
 PAIRS_ARGUMENT = typer.Argument(..., help='A JSONL file with {"id", "source", "memory"} a line.')
 
 
 def text_or_file(text: Optional[str], path: Optional[Path], what: str) -> str:
-    """The text given for one side of ``check``: ``--X TEXT`` is the text itself, ``--X-file PATH`` a file's
-    contents; exactly one of the two, and never a guess from the string."""
+    """One side of ``check``: ``--X TEXT`` the text itself, ``--X-file PATH`` a file's contents (exactly one)."""
+    from ..io.inputs import input_file
     from ..io.textfile import read_text, surrogate_problem
 
     if (text is None) == (path is None):
         fail(f"give --{what} TEXT or --{what}-file PATH (exactly one)", 2)
-    if path is not None and not path.is_file():
-        fail(f"{path}: no such file (--{what}-file)")
-    if path is None and len(text) < 4096 and Path(text).is_file():
+    if path is not None:
+        return read_text(input_file(path, f"--{what}-file"))
+    if len(text) < 4096 and Path(text).is_file():
         fail(f"--{what} takes the text itself, and {text!r} names a file: to gate the file's contents, pass "
              f"--{what}-file {text}", 2)
-    problem = None if path is not None else surrogate_problem(text, f"--{what}")
+    problem = surrogate_problem(text, f"--{what}")
     if problem:
         fail(problem)
-    return read_text(path) if path is not None else text
+    return text
 
 
 def summary_lines(summary, resume: bool) -> str:
@@ -39,7 +38,21 @@ def summary_lines(summary, resume: bool) -> str:
     resumed = f"; {summary.kept} kept from the earlier run" if resume else ""
     return (f"gated {sum(summary.verdicts.values())} pairs ({summary.bad} bad lines skipped{resumed})\n"
             "verdicts: " + ", ".join(f"{v} {summary.verdicts[v]}" for v in RANKING) + "\nchanges: "
-            + (", ".join(f"{t} {n}" for t, n in summary.change_types.most_common()) or "none"))
+            + (", ".join(f"{t} {n}" for t, n in sorted(summary.change_types.items(), key=lambda c: (-c[1], c[0])))
+               or "none"))
+
+
+def gate_on_cluster(input_path: Path, output_path: Path, fail_on: Optional[str], **settings) -> NoReturn:
+    """``gate --scheduler``: the run on Dask (``run.dask.gate_corpus``), then the summary and exit status one process
+    gives, and the partitions that failed or stopped."""
+    from ..run.dask import gate_corpus
+    from ..run.gate import GateSummary
+
+    run = gate_corpus([input_path], output_path, **settings)
+    summary = GateSummary.of_partitions(run.partitions)
+    typer.echo(summary_lines(summary, False), err=True)
+    corpus_run_summary("gate", run)
+    raise typer.Exit(summary.status(fail_on))
 
 
 @app.command("check")
@@ -65,7 +78,7 @@ def check_command(
 
     source_text, memory_text = text_or_file(source, source_file, "source"), text_or_file(memory, memory_file, "memory")
     report = inspect(source_text, memory_text, review=review, nlp=pipeline_on(lexicon_dir))
-    typer.echo(json.dumps(report.to_dict(), ensure_ascii=False) if as_json else str(report))
+    typer.echo(json_text(report.to_dict()) if as_json else shown_lines(str(report)))
     cost_line(review)
     if review is not None and review.meter.refused:
         fail("the model budget refused a call this check needed: the model review did not finish "
@@ -105,7 +118,11 @@ def gate(
     before the stop. With --witness or --unsupported, each report is reviewed by the model as it
     is written (replies cached by default, so a repeated run pays only for
     what was not yet asked) and a cost line ends the run. With --scheduler, OUTPUT_PATH is a folder of
-    partitions and manifest.json, as for annotate (no --resume, --witness or --unsupported there).
+    partitions and manifest.json, as for annotate (no --resume, --witness or --unsupported there), and the
+    same summary and exit status as one process.
+
+    One run at a time writes an OUTPUT_PATH: a second run on it (a second --resume, say) is refused at once,
+    without waiting, and nothing is done twice.
     """
     from ..api import pipeline_on
     from ..run.gate import gate_file
@@ -113,11 +130,8 @@ def gate(
     if scheduler is not None:
         if resume or review is not None or lexicon_dir is not None:
             fail("--scheduler runs without --resume, --witness, --unsupported and --lexicon-dir", 2)
-        from ..run.dask import gate_corpus
-
-        return corpus_run_summary("gate", gate_corpus(
-            [input_path], output_path, scheduler=scheduler, n_workers=workers, batch_size=batch_size,
-            skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines))
+        gate_on_cluster(input_path, output_path, fail_on, scheduler=scheduler, n_workers=workers,
+                        batch_size=batch_size, skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines)
     summary = gate_file(input_path, output_path, pipeline_on(lexicon_dir), resume=resume, skip_bad_lines=skip_bad_lines,
                         batch_size=batch_size, n_process=n_process, review=review, progress=bar(" pairs"))
     typer.echo(summary_lines(summary, resume), err=True)
@@ -149,7 +163,7 @@ def report(
     summary = report_file(input_path, html_path, pipeline_on(lexicon_dir), skip_bad_lines=skip_bad_lines,
                           review=review, progress=bar(" pairs"))
     if not summary.stop:
-        typer.echo(f"wrote {sum(summary.verdicts.values())} pairs to {html_path}", err=True)
+        typer.echo(f"wrote {sum(summary.verdicts.values())} pairs to {shown(html_path)}", err=True)
     cost_line(review)
     if summary.stop:
         fail(summary.stop, summary.exit_code)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import typer
 
-from ._util import app, fail
+from ._util import app, fail, shown
 
 
 @app.command("freeze-lexicons")
@@ -26,4 +26,4 @@ def freeze_lexicons(
     if lexicon_set not in sets:
         fail(f"--set must be one of {', '.join(sets)}, got {lexicon_set!r}")
     manifest = freeze(folder, version, *sets[lexicon_set])
-    typer.echo(f"froze {len(manifest['files'])} files as version {version}")
+    typer.echo(f"froze {len(manifest['files'])} files as version {shown(version)}")

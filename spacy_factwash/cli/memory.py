@@ -5,7 +5,7 @@ from typing import List, Optional
 
 import typer
 
-from ._util import LEXICON_DIR_OPTION, app, bar
+from ._util import LEXICON_DIR_OPTION, app, bar, shown, shown_lines
 
 
 def drift_line(chain_id, report) -> str:
@@ -13,7 +13,7 @@ def drift_line(chain_id, report) -> str:
     losses = ", ".join(f"{loss.type} at hop {loss.hop}" for loss in report.losses) or "no loss"
     lost = ("; lost checkability at hop(s) " + ", ".join(map(str, report.uncheckable_hops))
             if report.lost_checkability else "")
-    return f"{chain_id}: end to end {report.end_to_end.verdict}: {losses}{lost}"
+    return f"{shown(chain_id)}: end to end {report.end_to_end.verdict}: {losses}{lost}"
 
 
 @app.command("drift")
@@ -43,6 +43,7 @@ def bench(
     from ..pipes.gate.gate import Gate
 
     scores = score_files(stimuli_path, writes_paths, Gate(pipeline_on(lexicon_dir)), bar(" writes"))
-    typer.echo(bench_table(scores))
+    typer.echo(shown_lines(bench_table(scores)))
     for name, score in scores:
-        typer.echo(f"{name} change types: " + (", ".join(f"{t} {n}" for t, n in score.change_types.items()) or "none"))
+        typer.echo(f"{shown(name)} change types: " + (", ".join(f"{t} {n}" for t, n in score.change_types.items())
+                                                      or "none"))

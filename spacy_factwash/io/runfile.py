@@ -2,8 +2,13 @@
 
 Each result is one JSON line, written and flushed to disk (fsync) before the
 next call is made, so a kill loses at most the call in flight. A last line
-cut short by a kill is dropped when the file is opened again (the count is
-kept in ``torn``), and that item is asked again.
+cut short by a kill is dropped before the first new result is written (the
+count is kept in ``torn``), and that item is asked again. Opening a run
+file reads and checks all of it and changes nothing: a file that is not a
+run file (a line that is not a result, a blank line, a last line that does
+not start like a result) is refused untouched, and so is a run file its
+caller refuses after reading it (``done``, ``checks``). One process at a
+time holds a run file open (``outputs.output_lock``): a second is refused.
 
 Run files are named so their lineage is in the name:
 ``<operation>__<model>__<param>=<value>,<param>=<value>__seed=<seed>.jsonl``,
@@ -14,8 +19,12 @@ for example ``witness-eval__claude-haiku-4-5__per_class=200,prompt=witness-v2__s
 import json
 import os
 import re
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Set, Tuple
+
+from .outputs import OutputError, output_lock
+from .strict_json import dumps, loads
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -51,7 +60,9 @@ class RunFile:
     Only the keys are held in memory; iterating reads the records back from
     the file. With ``durable`` (the default) each line is forced to disk
     before ``append`` returns; without it, lines go through the file's buffer
-    (a plain, fast output file that a later run can still resume).
+    (a plain, fast output file that a later run can still resume). With
+    ``check``, every record must hold that field (``checks`` keeps it by key).
+    An existing file is changed only from the first ``append`` on; a missing one is made, empty.
     """
 
     def __init__(self, path: Path, key: str = "key", durable: bool = True, check: Optional[str] = None) -> None:
@@ -62,26 +73,35 @@ class RunFile:
         self.torn = 0
         self.done: Set[Any] = set()
         self.checks: Dict[Any, Any] = {}  # key -> the record's ``check`` field, when one is named
+        self._handle = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        for record in self._read():  # every complete line is checked before anything in the file is touched
-            self.done.add(record[self.key])
-            if check is not None:
-                self.checks[record[self.key]] = record.get(check)
-        self._cut_torn_line()
-        self._handle = self.path.open("a", encoding="utf8")
+        self._lock = ExitStack()
+        self._lock.enter_context(output_lock(self.path))
+        try:
+            for record in self._read(strict=True):  # every line is checked before anything in the file is touched
+                self.done.add(record[self.key])
+                if check is not None:
+                    self.checks[record[self.key]] = record[check]
+            self._torn_at = self._torn_line()
+            if not self.path.exists():
+                self.path.open("x").close()  # a new run file is there from the start, empty
+        except BaseException:
+            self._lock.close()
+            raise
+        self.torn = int(self._torn_at is not None)
 
-    def _cut_torn_line(self) -> None:
-        """Cut off a last line a kill left without its newline (it is asked again); a last line that does not
-        start like one of this file's records is not ours to cut, and is an error."""
+    def _torn_line(self) -> Optional[int]:
+        """Where a last line a kill left without its newline starts (None when there is none); a last line that
+        does not start like one of this file's records is not ours to cut, and is an error."""
         if not self.path.exists():
-            return
-        with self.path.open("r+b") as handle:
+            return None
+        with self.path.open("rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             if size == 0:
-                return
+                return None
             handle.seek(size - 1)
             if handle.read(1) == b"\n":
-                return
+                return None
             position = size
             while position > 0:  # walk back to the previous newline, a block at a time
                 step = min(65536, position)
@@ -94,43 +114,72 @@ class RunFile:
                 position -= step
             handle.seek(position)
             torn, start = handle.read(size - position), json.dumps({self.key: 0})[:len(self.key) + 4].encode()
-            if not (torn.startswith(start) or start.startswith(torn)):
-                raise ValueError(f"{self.path}: its last line is not a result line cut short; "
-                                 "move the file aside to start the run again")
-            handle.truncate(position)
-            self.torn += 1
+        if not (torn.startswith(start) or start.startswith(torn)):
+            raise ValueError(f"{self.path}: its last line is not a result line cut short; "
+                             "move the file aside to start the run again")
+        return position
 
-    def _read(self) -> Iterator[Dict[str, Any]]:
-        """The records in the file, one at a time; blank lines and a last line cut short (no newline) are passed
-        over, and any other line that is not a record is named by file and line."""
+    def _read(self, strict: bool = False) -> Iterator[Dict[str, Any]]:
+        """The records in the file, one at a time; a last line cut short (no newline) is passed over. With
+        ``strict`` (opening the file), a blank line or any other line that is not a record is named by file and
+        line; else blank lines are passed over."""
         if not self.path.exists():
             return
         with self.path.open("rb") as handle:
             for number, raw in enumerate(handle, start=1):
-                if not raw.endswith(b"\n") or not raw.strip():
+                if not raw.endswith(b"\n") or (not strict and not raw.strip()):
                     continue
                 try:
-                    record = json.loads(raw.decode("utf8"))
+                    record = loads(raw.decode("utf8"))
                     record[self.key]
-                except (ValueError, KeyError, TypeError) as err:
-                    raise ValueError(f"{self.path}:{number}: not a result line ({err}); "
+                    if strict and self.check is not None:
+                        record[self.check]
+                except (ValueError, KeyError, TypeError, RecursionError) as err:
+                    why = ("a blank line" if not raw.strip() else
+                           f"no {err.args[0]!r} field" if isinstance(err, KeyError) else str(err))
+                    raise ValueError(f"{self.path}:{number}: not a result line ({why}); "
                                      "move the file aside to start the run again") from err
                 yield record
 
     def append(self, record: Dict[str, Any]) -> None:
-        """Write one result (forced to disk when ``durable``)."""
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        if self.durable:
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
+        """Write one result (forced to disk when ``durable``); the first cuts off a line a kill left torn."""
+        if self._handle is None:
+            if self._torn_at is not None:
+                with self.path.open("r+b") as handle:
+                    handle.truncate(self._torn_at)
+                self._torn_at = None
+            self._handle = self.path.open("a", encoding="utf8")
+        line = dumps(record) + "\n"
+        try:
+            self._handle.write(line)
+            if self.durable:
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+        except OSError as err:
+            handle, self._handle = self._handle, None
+            try:
+                handle.close()  # what the disk refused is dropped: a line it left torn is cut by the next run
+            except OSError:
+                pass
+            raise OutputError(f"{self.path}: {err.strerror or err}; the results written before it are kept") from err
         self.done.add(record[self.key])
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
-        self._handle.flush()
+        if self._handle is not None:
+            self._handle.flush()
         return self._read()
 
     def close(self) -> None:
-        self._handle.close()
+        """Close the file (an ``OutputError`` naming it when what was buffered cannot be written) and give up its
+        lock."""
+        try:
+            if self._handle is not None:
+                handle, self._handle = self._handle, None
+                handle.close()
+        except OSError as err:
+            raise OutputError(f"{self.path}: {err.strerror or err}; the results written before it are kept") from err
+        finally:
+            self._lock.close()
 
     def __enter__(self) -> "RunFile":
         return self

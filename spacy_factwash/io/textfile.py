@@ -11,7 +11,7 @@ too, instead of crashing the batch it sits in.
 
 import re
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Iterable, Iterator, List, Optional, Tuple
 
 from ..errors import FactwashError
 
@@ -31,24 +31,29 @@ def decoded_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[str
     A byte-order mark opening the file is dropped; trailing blank lines are not yielded (blank lines are held
     back until a line with text follows them).
     """
-    blanks: List[Tuple[int, str]] = []
     with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf8").rstrip("\r\n")
-            except UnicodeDecodeError as err:
-                yield from ((n, line, None) for n, line in blanks)
-                blanks = []
-                yield number, None, f"not UTF-8 ({err.reason} at byte {err.start})"
-                continue
-            if number == 1 and text.startswith(BOM):
-                text = text[len(BOM):]
-            if not text.strip():
-                blanks.append((number, text))
-                continue
+        yield from decoded(handle)
+
+
+def decoded(handle: Iterable[bytes]) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
+    """The lines of an open binary stream as ``decoded_lines`` reads a file's."""
+    blanks: List[Tuple[int, str]] = []
+    for number, raw in enumerate(handle, start=1):
+        try:
+            text = raw.decode("utf8").rstrip("\r\n")
+        except UnicodeDecodeError as err:
             yield from ((n, line, None) for n, line in blanks)
             blanks = []
-            yield number, text, None
+            yield number, None, f"not UTF-8 ({err.reason} at byte {err.start})"
+            continue
+        if number == 1 and text.startswith(BOM):
+            text = text[len(BOM):]
+        if not text.strip():
+            blanks.append((number, text))
+            continue
+        yield from ((n, line, None) for n, line in blanks)
+        blanks = []
+        yield number, text, None
 
 
 def line_count(path: Path) -> int:
@@ -66,30 +71,35 @@ def read_text(path: Path) -> str:
     Raises ``BadInput`` naming the file and line of the first line that is not UTF-8, and ``OSError`` when
     the file cannot be read.
     """
+    with path.open("rb") as handle:
+        return read_stream(handle, str(path))
+
+
+def read_stream(handle: Iterable[bytes], name: str = "standard input") -> str:
+    """A whole open binary stream as one text, as ``read_text`` reads a file (``name`` says where it came from
+    in a ``BadInput``)."""
     lines = []
-    for number, text, error in decoded_lines(path):
+    for number, text, error in decoded(handle):
         if text is None:
-            raise BadInput(f"{path}:{number}: {error}")
+            raise BadInput(f"{name}:{number}: {error}")
         lines.append(text)
     return "\n".join(lines)
 
 
 def surrogate_problem(value: Any, where: str = "the text") -> Optional[str]:
-    """Where a lone surrogate sits in a string, or in any key or string inside a JSON value; None when nowhere."""
-    if isinstance(value, str):
-        found = SURROGATE.search(value)
-        if found is None:
-            return None
-        return (f"{where} holds a lone surrogate (\\u{ord(found.group()):04x}) at character {found.start()}, "
-                "which is not text")
-    if isinstance(value, dict):
-        for key, item in value.items():
-            problem = surrogate_problem(key, "a key") or surrogate_problem(item, repr(key))
-            if problem:
-                return problem
-    if isinstance(value, list):
-        for index, item in enumerate(value):
-            problem = surrogate_problem(item, f"{where}[{index}]")
-            if problem:
-                return problem
+    """Where a lone surrogate sits in a string, or in any key or string inside a JSON value; None when nowhere.
+    (Walked with a stack, not by recursion: a value nested as deep as a reader allows is read to its end.)"""
+    stack = [(value, where)]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, str):
+            found = SURROGATE.search(value)
+            if found is not None:
+                return (f"{where} holds a lone surrogate (\\u{ord(found.group()):04x}) at character "
+                        f"{found.start()}, which is not text")
+        elif isinstance(value, dict):
+            stack.extend(reversed([part for key, item in value.items()
+                                   for part in ((key, "a key"), (item, repr(key)))]))
+        elif isinstance(value, list):
+            stack.extend(reversed([(item, f"{where}[{index}]") for index, item in enumerate(value)]))
     return None

@@ -15,7 +15,10 @@ exclusive ``flock`` (so threads and processes sharing the file never
 interleave), and forced to disk before ``write`` returns. A record that
 cannot be written whole (a full disk) is cut back off the file and the error
 raised; a line a kill left without its newline is fenced off by the next
-record and skipped by readers.
+record and skipped by readers. The log's path is checked when the log is
+made (so a wrapper with a log it cannot write is refused when it is built):
+its folder must exist, and the file, if there is one, must be a regular,
+writable file.
 """
 
 import fcntl
@@ -26,12 +29,22 @@ import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, Union
 
+from ..io.outputs import OutputError, check_output
+from ..io.strict_json import loads
+
 
 class AuditLog:
-    """An append-only JSONL file shared by threads and processes."""
+    """An append-only JSONL file shared by threads and processes; its path is checked when it is made (an
+    ``OutputError`` naming it when it cannot be appended to), not at the first write."""
 
     def __init__(self, path: Union[str, Path]) -> None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"the audit log must be a path, got {type(path).__name__}")
         self.path = Path(path)
+        try:
+            check_output(self.path)
+        except OutputError as err:
+            raise OutputError(f"audit log {err.message}") from None
         self._lock = threading.Lock()
 
     def write(self, record: Dict[str, Any]) -> None:
@@ -68,8 +81,8 @@ class AuditLog:
                 if not raw.endswith(b"\n") or not raw.strip():
                     continue
                 try:
-                    record = json.loads(raw)
-                except ValueError:
+                    record = loads(raw.decode("utf8"))
+                except ValueError:  # not UTF-8, not JSON, NaN, nested too deep: not a record this log wrote
                     continue
                 if isinstance(record, dict):
                     yield record

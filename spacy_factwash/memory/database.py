@@ -18,6 +18,10 @@ JSON), ``state`` (``held``, ``approving`` while an approval is being written,
 ``approved``, ``rejected``), ``reviewer``, ``reviewed_at``, ``note`` and
 ``memory_ids`` (what approving stored, JSON).
 
+Unless given a path, the write path keeps its database in the user's data
+folder (``default_database_path``), never in the folder a program happens
+to run in.
+
 ``items`` and ``edges``: the provenance graph (``provenance.SQLiteStore``):
 one row per item (``id``, ``text``, ``source_class``, ``source_handle``,
 ``subject``, ``time``, ``verification``; ``seq`` keeps the order they were
@@ -33,6 +37,7 @@ from typing import Iterator, List, Sequence, Union
 
 from ..errors import FactwashError
 
+DATABASE_ENV = "FACTWASH_DATABASE"
 SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS held (
@@ -81,11 +86,29 @@ class DatabaseError(FactwashError, RuntimeError):
     code = "E013"
 
 
+def default_database_path() -> Path:
+    """Where the write path's database is when no path is given: $FACTWASH_DATABASE, else
+    spacy-factwash/factwash.sqlite under $XDG_DATA_HOME (or ~/.local/share), its folder made when missing."""
+    if os.environ.get(DATABASE_ENV):
+        return Path(os.environ[DATABASE_ENV])
+    folder = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "spacy-factwash"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise DatabaseError(f"{folder}: cannot make the data folder for the default database ({err.strerror}); "
+                            "give a database path") from err
+    return folder / "factwash.sqlite"
+
+
 class Database:
     """One SQLite file shared by threads and processes, each thread on its own connection."""
 
     def __init__(self, path: Union[str, Path]) -> None:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"the database must be a path, got {type(path).__name__}")
         self.path = Path(path)
+        if self.path.exists() and not self.path.is_file():
+            raise DatabaseError(f"{self.path}: is not a file; give the path of a database file")
         self._local = threading.local()
         if not self.path.parent.is_dir():
             raise DatabaseError(f"{self.path}: the folder {self.path.parent} does not exist")

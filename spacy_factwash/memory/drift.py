@@ -11,15 +11,15 @@ verified than it, and lowered by a hop that dropped a hedge or attribution
 or could not be checked.
 """
 
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..io.inputs import read_records
-from ..io.outputs import atomic_output
+from ..io.inputs import checked_text, read_records
+from ..io.outputs import atomic_output, check_output
 from ..io.progress import Progress, quiet
-from ..io.textfile import BadInput, surrogate_problem
+from ..io.strict_json import dumps
+from ..io.textfile import BadInput
 from ..pipes.gate.report import Report
 from .provenance import Item, Store, Verification
 
@@ -54,6 +54,21 @@ class DriftReport:
         data["lost_checkability"] = self.lost_checkability
         return data
 
+    def __str__(self) -> str:
+        """A few lines a person reads: the end-to-end verdict, each hop's verdict and change types, each loss
+        with the hop that made it, and the hops that lost checkability."""
+        lines = [f"drift over {len(self.hops)} hop(s): end to end {self.end_to_end.verdict}"]
+        for index, report in enumerate(self.hops, start=1):
+            types = ", ".join(dict.fromkeys(change.type for change in report.changes))
+            lines.append(f"  hop {index} (v{index - 1} -> v{index}): {report.verdict}"
+                         + (f" ({types})" if types else ""))
+        for loss in self.losses:
+            where = f"at hop {loss.hop}" if loss.hop is not None else "on no single hop"
+            lines.append(f"  lost {where}: {loss.type}: {loss.message}")
+        if self.lost_checkability:
+            lines.append("  lost checkability at hop(s) " + ", ".join(map(str, self.uncheckable_hops)))
+        return "\n".join(lines)
+
 
 def chain_provenance(versions: Sequence[str], hops: Sequence[Report],
                      start: Verification = Verification.ATTRIBUTED) -> Store:
@@ -79,9 +94,9 @@ def drift_from_reports(hops: Sequence[Report], end_to_end: Report,
     return DriftReport(list(hops), end_to_end, losses, uncheckable, provenance)
 
 
-def check_chain(versions: Sequence[str]) -> None:
+def check_chain(versions: Sequence[str], max_length: Optional[int] = None) -> None:
     """Refuse what is not a rewrite chain: a ``TypeError`` or ``ValueError`` saying why, unless ``versions`` is a
-    list of at least two strings that are text."""
+    list of at least two strings that are text (each at most ``max_length`` characters, when given)."""
     if isinstance(versions, (str, bytes)) or not isinstance(versions, Sequence):
         raise TypeError(f"'versions' must be a list of at least two strings (the chain v0, v1, ...), "
                         f"got {type(versions).__name__}")
@@ -89,28 +104,25 @@ def check_chain(versions: Sequence[str]) -> None:
         raise ValueError(f"'versions' must be a list of at least two strings (the chain v0, v1, ...), got "
                          f"{len(versions)}")
     for index, version in enumerate(versions):
-        if not isinstance(version, str):
-            raise TypeError(f"version {index} must be a str, got {type(version).__name__}")
-        problem = surrogate_problem(version, f"version {index}")
-        if problem:
-            raise ValueError(problem)
+        checked_text(version, max_length, f"version {index}")
 
 
 def drift(versions: Sequence[str], gate) -> DriftReport:
     """Gate each hop (v[i-1] -> v[i]) and the ends (v0 -> vN) with a ``Gate`` (``check_chain`` first)."""
-    check_chain(versions)
+    check_chain(versions, gate.nlp.max_length)
     pairs = [(versions[i - 1], versions[i]) for i in range(1, len(versions))] + [(versions[0], versions[-1])]
     reports = list(gate.pipe(pairs))
     return drift_from_reports(reports[:-1], reports[-1], versions)
 
 
-def read_chains(path: Path) -> List[dict]:
-    """A file of rewrite chains (``{"id", "versions": [v0, v1, ...]}`` a line), every chain checked before any is
-    gated: a ``BadInput`` naming the file and line of the first that is not one."""
+def read_chains(path: Path, max_length: Optional[int] = None) -> List[dict]:
+    """A file of rewrite chains (``{"id", "versions": [v0, v1, ...]}`` a line), every chain checked (each version
+    at most ``max_length`` characters, when given) before any is gated: a ``BadInput`` naming the file and line of
+    the first that is not one."""
     chains = read_records(path)
     for number, chain in enumerate(chains, start=1):
         try:
-            check_chain(chain.get("versions"))
+            check_chain(chain.get("versions"), max_length)
         except (TypeError, ValueError) as err:
             raise BadInput(f"{path}:{number}: {err}") from None
     return chains
@@ -121,9 +133,10 @@ def drift_file(chains_path: Path, output_path: Path, gate,
     """Gate every chain of ``chains_path`` (``read_chains``) and write one drift report per chain (its ``id`` and
     ``DriftReport.to_dict``) to ``output_path`` through ``outputs.atomic_output``; yields each chain's id (its line
     number when it has none) and report as it is written. The output is in place once the last is taken."""
-    chains = read_chains(chains_path)
+    check_output(output_path, [chains_path])  # every path checked before the chains are read
+    chains = read_chains(chains_path, gate.nlp.max_length)
     with atomic_output(output_path, [chains_path]) as out:
         for number, chain in enumerate(progress(chains, total=len(chains), desc="drift"), start=1):
             report = drift(chain["versions"], gate)
-            out.write(json.dumps({"id": chain.get("id"), **report.to_dict()}, ensure_ascii=False) + "\n")
+            out.write(dumps({"id": chain.get("id"), **report.to_dict()}) + "\n")
             yield chain.get("id", number), report

@@ -75,6 +75,15 @@ def reviewer_name(reviewer: Any) -> str:
     return reviewer.strip()
 
 
+def row_id(held_id: Any) -> int:
+    """A held fact's id as the database keeps it (a whole number from 1 to 2^63 - 1); any other is no row."""
+    if isinstance(held_id, bool) or not isinstance(held_id, int):
+        raise ReviewError(f"a held fact's id is a whole number, got {type(held_id).__name__}")
+    if not 1 <= held_id < 2 ** 63:
+        raise ReviewError(f"no held fact {held_id} (ids are whole numbers from 1)")
+    return held_id
+
+
 class ReviewQueue:
     """The held facts of one database."""
 
@@ -104,7 +113,7 @@ class ReviewQueue:
 
     def show(self, held_id: int) -> Held:
         """One row; ``ReviewError`` when there is none."""
-        rows = self.database.read("SELECT * FROM held WHERE id = ?", (held_id,))
+        rows = self.database.read("SELECT * FROM held WHERE id = ?", (row_id(held_id),))
         if not rows:
             raise ReviewError(f"no held fact {held_id}")
         return Held.from_row(rows[0])
@@ -116,6 +125,7 @@ class ReviewQueue:
 
     def _move(self, held_id: int, from_state: str, to_state: str, **fields: Any) -> Held:
         """Change a row's state (and fields) only when it is in ``from_state``; the row as it was."""
+        held_id = row_id(held_id)
         with self.database.write() as db:
             row = db.execute("SELECT * FROM held WHERE id = ?", (held_id,)).fetchone()
             if row is None:

@@ -7,7 +7,6 @@ into place when the run ends; a run that stops at a bad line keeps the
 records before it.
 """
 
-import json
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -18,6 +17,7 @@ from ..executors import Executor
 from ..io.inputs import InputLine, input_file, read_inputs
 from ..io.outputs import atomic_output
 from ..io.progress import Progress, quiet
+from ..io.strict_json import dumps
 from ..io.textfile import line_count
 from ..lexicon.frozen import load_lexicons
 from .local import executor_of
@@ -45,7 +45,7 @@ def write_annotations(write: Callable[[str], None], results: Iterable[Tuple[Inpu
             summary.bad += 1
             continue
         summary.empty += record["status"] == "empty"
-        write(json.dumps(record, ensure_ascii=False) + "\n")
+        write(dumps(record) + "\n")
         summary.written += 1
     return summary
 

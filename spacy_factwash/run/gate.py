@@ -18,7 +18,6 @@ output written for other input is refused before anything is gated. A page
 is written only when every pair it shows was gated.
 """
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
@@ -34,6 +33,7 @@ from ..io.inputs import PairLine, input_file, read_pairs
 from ..io.outputs import atomic_output, check_output, write_text
 from ..io.progress import Progress, quiet
 from ..io.runfile import RunFile
+from ..io.strict_json import dumps
 from ..io.textfile import line_count
 from ..pipes.gate.gate import Gate
 from ..pipes.gate.policy import EXIT_STATUS, RANKING, worst
@@ -63,6 +63,17 @@ class GateSummary:
     kept: int = 0
     stop: Optional[str] = None
     exit_code: int = 0
+
+    @classmethod
+    def of_partitions(cls, entries: Iterable[Dict[str, Any]]) -> "GateSummary":
+        """The counts of a corpus run's gate partitions (their manifest entries), as one process counts its run
+        (the partitions that stopped or failed are the run's ``problems``)."""
+        summary = cls()
+        for entry in entries:
+            summary.verdicts.update(entry.get("verdicts", {}))
+            summary.change_types.update(entry.get("change_types", {}))
+            summary.bad += entry["bad_lines"]
+        return summary
 
     def status(self, fail_on: Optional[str] = None) -> int:
         """The exit status of a finished run: the worst verdict's (``policy.EXIT_STATUS``) when it ranks at or
@@ -154,7 +165,7 @@ def resume_mismatch(input_path: Path, digests: Dict[Any, Any]) -> Optional[str]:
 
 def jsonl_writer(out) -> Callable[[Dict[str, Any]], None]:
     """A function writing one record as a JSONL line to the output ``out``."""
-    return lambda record: out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return lambda record: out.write(dumps(record) + "\n")
 
 
 def gate_file(input_path: Path, output_path: Path, nlp: Language, *, resume: bool = False,
@@ -169,7 +180,7 @@ def gate_file(input_path: Path, output_path: Path, nlp: Language, *, resume: boo
                     review=review)
     if not resume:
         with atomic_output(output_path, [input_path]) as out:
-            gate_lines(jsonl_writer(out), read_pairs(input_path), input_path, nlp, summary,
+            gate_lines(jsonl_writer(out), read_pairs(input_path, nlp.max_length), input_path, nlp, summary,
                        progress=partial(progress, total=line_count(input_path), desc="gate"), **settings)
         return summary
     target = check_output(output_path, [input_path])
@@ -182,7 +193,7 @@ def gate_file(input_path: Path, output_path: Path, nlp: Language, *, resume: boo
         if problem:
             raise ResumeMismatch(f"{output_path}: not resumed, {problem}; move it aside or gate without --resume")
         summary.kept = len(run.done)
-        lines = (line for line in read_pairs(input_path) if line.number not in run.done)
+        lines = (line for line in read_pairs(input_path, nlp.max_length) if line.number not in run.done)
         total = max(0, line_count(input_path) - summary.kept)
         gate_lines(run.append, lines, input_path, nlp, summary, progress=partial(progress, total=total, desc="gate"),
                    **settings)
@@ -196,7 +207,8 @@ def report_file(input_path: Path, html_path: Path, nlp: Language, *, skip_bad_li
     gated when the page must not be written."""
     check_output(html_path, [input_file(input_path)])
     summary = GateSummary()
-    walk = gated_pairs(read_pairs(input_path), nlp, summary, input_path, skip_bad_lines=skip_bad_lines,
+    walk = gated_pairs(read_pairs(input_path, nlp.max_length), nlp, summary, input_path,
+                       skip_bad_lines=skip_bad_lines,
                        review=review, docs=True,
                        progress=partial(progress, total=line_count(input_path), desc="report"))
     text = page((str(g.line.id if g.line.id is not None else g.line.number), g.source, g.memory, g.report)

@@ -217,6 +217,23 @@ class DocClaims:
             found[sentence] = frozenset().union(*(c.keys for c in self.by_sentence.get(sentence, [])))
         return found[sentence]
 
+    def __str__(self) -> str:
+        """One line per claim a person reads: its kind, offsets and words, the qualifiers bound to it (class and
+        words) and the conditions it holds under; texts over 60 characters are cut."""
+        def quoted(text: str) -> str:
+            return repr(text if len(text) <= 60 else text[:57] + "...")
+
+        lines = [f"{len(self.claims)} claim(s)" + (f", {len(self.unclaimed)} sentence(s) with no claim"
+                                                   if self.unclaimed else "")]
+        for claim in self.claims:
+            qualifiers = ", ".join(f"{label} {quoted(cue.text)}" for label, cues in claim.qualifiers.items()
+                                   for cue in cues)
+            conditions = ", ".join(f"{c.kind} {c.index}" for c in claim.conditions)
+            lines.append(f"  {claim.kind} {claim.index} [{claim.start_char}:{claim.end_char}] {quoted(claim.text)}"
+                         + (f"  qualified by {qualifiers}" if qualifiers else "")
+                         + (f"  if {conditions}" if conditions else ""))
+        return "\n".join(lines)
+
     def has_numbers(self, sentence: int) -> bool:
         """Whether a sentence (by index) holds a number-like token (worked out once per sentence)."""
         found = self.cache.setdefault("has_numbers", {})

@@ -14,11 +14,12 @@ import os
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Sequence
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set
 
 from spacy.language import Language
 
-from ...io.outputs import write_text
+from ...io.outputs import OutputError, atomic_output
+from ...io.strict_json import dumps, loads
 from ...io.textfile import line_count
 from ..partitions import Partition, annotate_partition, failed_entry, gate_partition
 from .cluster import ScaleError, client_for, distributed
@@ -98,12 +99,41 @@ def _output_folder(out_dir: Path, inputs: Sequence[Path]) -> Path:
     return out_dir
 
 
+def earlier_files(out_dir: Path) -> Set[str]:
+    """The files an earlier run wrote in the folder, as its manifest lists them (the manifest too); a
+    ``manifest.json`` that is not a run's manifest is an ``OutputError``."""
+    manifest = out_dir / MANIFEST
+    if not manifest.exists():
+        return set()
+    try:
+        partitions = loads(manifest.read_text(encoding="utf8"))["partitions"]
+        return {MANIFEST} | {name for entry in partitions for name in entry["files"].values()}
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+        raise OutputError(f"{manifest}: is not the manifest of a run, and a run would write over it; nothing was "
+                          "written (move it aside or give another folder)") from None
+
+
+def refuse_foreign_files(out_dir: Path, parts: Sequence[Partition], kind: str) -> None:
+    """Refuse a run that would write over a file in its folder that no earlier run's manifest lists (a file of
+    the user's, or of a run that never finished): an ``OutputError`` naming it, before anything is written."""
+    if not out_dir.is_dir():
+        return
+    ours = earlier_files(out_dir)
+    suffixes = (".jsonl", ".spacy") if kind == "annotate" else (".jsonl",)
+    for name in [MANIFEST] + [part.stem + suffix for part in parts for suffix in suffixes]:
+        if os.path.lexists(out_dir / name) and name not in ours:
+            raise OutputError(f"{out_dir / name}: is not a file of an earlier run (no manifest lists it), and this "
+                              "run would write over it; nothing was written (move it aside or give another folder)")
+
+
 def run_corpus(work: Work, inputs: Sequence[Path], out_dir: Path, build: Callable[[], Language], *, kind: str,
                scheduler: str = "local", n_workers: int = 2, lines_per_partition: int = 10_000,
                batch_size: int = 256, skip_bad_lines: bool = False, retries: int = 2) -> CorpusRun:
     """Do ``work`` on the input files partition by partition on a Dask cluster, each worker on the pipeline
     ``build`` makes; the manifest (which calls the run ``kind``) is written last, listing every partition, done,
-    stopped or failed."""
+    stopped or failed. A folder holding a file the run would write that no earlier run's manifest lists is
+    refused before the cluster starts; the manifest's lock is held for the whole run, so a second run on the
+    same folder is refused (``OutputLocked``)."""
     from .worker import partition_task, with_pipeline
 
     inputs = [Path(p) for p in inputs]
@@ -112,14 +142,15 @@ def run_corpus(work: Work, inputs: Sequence[Path], out_dir: Path, build: Callabl
         raise ScaleError(f"{missing[0]}: no such file")
     out_dir = _output_folder(Path(out_dir), inputs).resolve()
     parts = partitions(inputs, lines_per_partition)
+    refuse_foreign_files(out_dir, parts, kind)
     with client_for(scheduler, n_workers) as client:
         out_dir.mkdir(exist_ok=True)  # once the cluster answered: a run that cannot start leaves nothing behind
-        task = partial(partition_task, with_pipeline(client, build), work, out_dir=str(out_dir), batch_size=batch_size,
-                       skip_bad_lines=skip_bad_lines)
-        entries = run_partitions(client, task, parts, retries)
-    manifest = {"kind": kind, "inputs": [str(p) for p in inputs], "lines_per_partition": lines_per_partition,
-                "partitions": entries}
-    write_text(out_dir / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=1) + "\n", inputs)
+        with atomic_output(out_dir / MANIFEST, inputs) as manifest:
+            task = partial(partition_task, with_pipeline(client, build), work, out_dir=str(out_dir),
+                           batch_size=batch_size, skip_bad_lines=skip_bad_lines)
+            entries = run_partitions(client, task, parts, retries)
+            manifest.write(dumps({"kind": kind, "inputs": [str(p) for p in inputs],
+                                  "lines_per_partition": lines_per_partition, "partitions": entries}, indent=1) + "\n")
     return CorpusRun(out_dir / MANIFEST, entries)
 
 

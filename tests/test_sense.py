@@ -239,17 +239,17 @@ def test_summedits_records_are_read_or_named_when_malformed(tmp_path):
 
 # -- the README's examples, on the packaged lists ----------------------------------------------------------
 
-README_EXAMPLES = [  # (text, the word, its class): a word-list cue that the parse shows in another sense
-    ("Several states sued the company.", "states", "ATTRIBUTION"),
-    ("His tweets were deleted by the platform.", "tweets", "ATTRIBUTION"),
+README_EXAMPLES = [  # (text, the word, its class): a word-list cue that the parse shows in another sense (after a
+    # determiner or a quantifier such as "the", "his", "several" the word lists already read a noun)
+    ("Ten states sued the company.", "states", "ATTRIBUTION"),
+    ("Tweets were deleted by the platform.", "Tweets", "ATTRIBUTION"),
     ("Reports of violence spread quickly.", "Reports", "ATTRIBUTION"),
-    ("The proposed site was rejected.", "proposed", "HEDGE"),
+    ("Proposed sites were rejected.", "Proposed", "HEDGE"),
     ("Please confirm your booking by Friday.", "confirm", "ATTRIBUTION"),
     ("Her name was written on the cup.", "written", "ATTRIBUTION"),
     ("She was telling a story.", "telling", "ATTRIBUTION"),
     ("Bands were indicated by arrows.", "indicated", "HEDGE"),
     ("The paper appeared last year.", "appeared", "HEDGE"),
-    ("The hearing was postponed to Friday.", "hearing", "ATTRIBUTION"),
     ("No signal could be detected in the cells.", "could", "HEDGE"),
 ]
 KEPT_EXAMPLES = [  # the same words in their cue sense
@@ -284,6 +284,6 @@ def test_two_processes_read_the_same_cue_sense_as_one(parsed_nlp):
 
 
 def test_the_readmes_python_example(parsed_nlp, default_nlp):
-    assert cues_of(default_nlp("Several states sued."), "ATTRIBUTION") and not cues_of(parsed_nlp("Several states sued."))
+    assert cues_of(default_nlp("Ten states sued."), "ATTRIBUTION") and not cues_of(parsed_nlp("Ten states sued."))
     assert cues_of(parsed_nlp("Officials stated that the road is closed.")) == [
         ("ATTRIBUTION", "stated", "attribution:state")]

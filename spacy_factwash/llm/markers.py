@@ -34,9 +34,9 @@ CUE_LABELS = {ATTRIBUTES: "ATTRIBUTION", HEDGES: "HEDGE"}
 FRAME, CERTAINTY, CERTAIN = "FRAME", "CERTAINTY", "certain"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Marker:
-    """A marker found in a sentence: its character offsets there and the entry that matched."""
+    """A marker found in a sentence: its character offsets there and the entry that matched (ordered by place)."""
 
     start: int
     end: int
@@ -62,11 +62,13 @@ class Markers:
         self.nlp = spacy.blank("en")
         self.matcher = AnchoredMatcher(self.nlp.vocab)
         self.keys: Dict[int, Tuple[str, Entry]] = {}
+        self.rank: Dict[int, int] = {}  # the order entries were listed in
         for job, listed in entries.items():
             for entry in listed:
                 # one key per (job, entry): an entry may prove both answers ("suggest")
                 keyed = Entry(f"{job}|{entry.id}", entry.label, entry.pattern, entry.role)
-                self.keys[self.matcher.add_entry(keyed, self.nlp.tokenizer)] = (job, entry)
+                key = self.matcher.add_entry(keyed, self.nlp.tokenizer)
+                self.keys[key], self.rank[key] = (job, entry), len(self.rank)
 
     def tokens(self, sentence: str):
         """The sentence's tokens (spaCy's English tokenizer, as the cue pipeline splits words)."""
@@ -75,17 +77,17 @@ class Markers:
     def find(self, doc, job: str) -> List[Marker]:
         """The markers of answer ``job`` in a tokenized sentence: matches of its cue entries that no exclusion
         entry of the same answer overlaps."""
-        cues, excluded = [], set()
+        cues, excluded = {}, set()
         for key, start, end in self.matcher(doc):
             owner, entry = self.keys[key]
             if owner != job:
                 continue
             if entry.role == "exclusion":
                 excluded.update(range(start, end))
-            else:
-                cues.append((start, end, entry.id))
-        return sorted(Marker(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), entry)
-                      for start, end, entry in cues if excluded.isdisjoint(range(start, end)))
+            elif (start, end) not in cues or self.rank[key] < self.rank[cues[start, end]]:
+                cues[start, end] = key  # words two lists hold are the cue lexicon's entry, listed first
+        return sorted(Marker(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), self.keys[key][1].id)
+                      for (start, end), key in cues.items() if excluded.isdisjoint(range(start, end)))
 
     def prove(self, sentence: str, quote: object, job: str) -> Tuple[Optional[Marker], str]:
         """The marker a quote proves answer ``job`` with (None and why it cannot when it does not)."""

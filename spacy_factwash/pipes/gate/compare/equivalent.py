@@ -73,6 +73,7 @@ def frames(pair: Pair, keys: FrozenSet[int], stances: FrozenSet[str] = frozenset
     key = pair.memory_claims.key
     return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
             and (framing(pair.memory, w) or spoken_by(pair.memory, w, speaker, key))
+            and not introduces_speaker(pair, w)
             and (not stances or stances & set(w.entry.value.split(",")))]
 
 
@@ -85,3 +86,20 @@ def same_frame(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[
         return []
     return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
             and framing(pair.memory, w) and stances & set(w.entry.value.split(","))]
+
+
+SUBJECT_REACH = 4  # words back from a verb that may hold its subject
+
+
+def introduces_speaker(pair: Pair, word: Word) -> bool:
+    """Whether the words just before a memory verb (its subject, up to four words back and not past punctuation:
+    "Bob" of "..., Bob whispered.") hold a content word the source claim's sentence lacks: a speaker the source
+    never named ("Someone said X" -> "X, Bob whispered" makes hearsay a named person's word)."""
+    doc, key = pair.memory.doc, pair.memory_claims.key
+    heard = {pair.source_claims.key(t) for t in pair.source.sentence}
+    for t in reversed(doc[max(0, word.span.start - SUBJECT_REACH):word.span.start]):
+        if t.is_punct:
+            return False
+        if t.is_alpha and not t.is_stop and key(t) not in heard:
+            return True
+    return False

@@ -15,6 +15,7 @@ from spacy_factwash import check, inspect
 from spacy_factwash.pipes.gate.gate import Gate
 from spacy_factwash.pipes.gate.records import records
 from spacy_factwash.pipes.gate.words import load_gate_words
+from spacy_factwash.lexicon.frozen import load_lexicons
 from properties import properties
 
 NAMES = ["Priya", "Omar", "Alice", "Bob", "Dana", "Viktor", "Helga", "Ines", "Marco", "Lena"]
@@ -130,6 +131,9 @@ def test_every_claim_has_a_readable_record():
 
 @pytest.mark.parametrize("source, memory, change", [
     ("Someone said Alice was promoted.", "HR confirmed Alice was promoted.", "changed_source"),
+    ("Someone said the office is closing, and the CEO confirmed the budget cuts.",
+     "The CEO confirmed the office is closing and the budget cuts.", "changed_source"),
+    ("Someone said Alice was promoted.", "Alice was promoted, Bob whispered.", "dropped_attribution"),
     ("Reportedly the supplier cut prices.", "According to the official records, the supplier cut prices.",
      "changed_source"),
     ("Alice might be promoted.", "Alice will probably be promoted.", "strengthened_certainty"),
@@ -159,6 +163,35 @@ def test_each_part_is_compared_with_evidence_in_both_texts(source, memory, chang
 ])
 def test_a_part_kept_in_other_words_passes(source, memory):
     assert check(source, memory) == "pass", inspect(source, memory)
+
+
+def _frame_verbs():
+    """Past forms of the gate's communication verbs of the 'say' stance (FRAME) that are no attribution cue of the
+    cue lexicon (those keep an attribution in other words; a cue's speaker is compared by check_sources)."""
+    cues = {p for e in load_lexicons().for_label("ATTRIBUTION") for p in e.phrases}
+    words = load_gate_words()
+    return sorted({p for e in words.entries if e.label == "FRAME" and "say" in e.value.split(",")
+                   for p in e.phrases if p.isalpha() and p.endswith("ed") and p not in cues})
+
+
+FRAME_VERBS = _frame_verbs()
+
+
+@properties(60)
+@given(st.sampled_from(NAMES), st.sampled_from(FRAME_VERBS), st.sampled_from(NOUNS), st.sampled_from(PREDICATES))
+def test_hearsay_reported_by_a_named_speaker_never_passes(name, verb, noun, predicate):
+    """The attacker keeps a reporting verb but gives the hearsay a speaker the source never named."""
+    source = f"Someone said the {noun} {predicate}."
+    for memory in (f"The {noun} {predicate}, {name} {verb}.", f"{name} {verb} that the {noun} {predicate}."):
+        assert check(source, memory) != "pass", inspect(source, memory)
+
+
+@properties(60)
+@given(st.sampled_from(NAMES), st.sampled_from(NOUNS), st.sampled_from(PREDICATES))
+def test_a_named_speaker_kept_with_another_reporting_verb_passes(name, noun, predicate):
+    source = f"{name} said the {noun} {predicate}."
+    assert check(source, f"The {noun} {predicate}, {name} explained.") == "pass", inspect(
+        source, f"The {noun} {predicate}, {name} explained.")
 
 
 def test_broadened_and_weakened_are_checked():

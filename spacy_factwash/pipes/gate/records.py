@@ -293,7 +293,10 @@ def read_source(claims: DocClaims, claim: Claim) -> List[Part]:
         if cue.text.lower() in {"heard", "hear", "overheard"} and value != "record" and not heard_from:
             value = "hearsay"
         spans = (cue,) + ((speaker,) if speaker is not None else ())
-        parts.append(Part("source", value, STANDING[value], spans, words, claim.keys, (cue.id_,)))
+        # a reporting verb bears on what it frames: the words after it ("Someone said X, and the CEO confirmed Y":
+        # the CEO stands behind Y only); one after its claim ("X, she said") bears on the whole claim
+        after = frozenset(k for i, k in claim.key_at.items() if i >= cue.end)
+        parts.append(Part("source", value, STANDING[value], spans, words, after or claim.keys, (cue.id_,)))
     return parts
 
 

@@ -54,7 +54,22 @@ def framing(claim: Claim, word: Word) -> bool:
     after = doc[end].lower_ if end < len(doc) else ""
     before = doc[word.span.start - 1].lower_ if word.span.start > 0 else ""
     return after in COMPLEMENT or (before in BE and after in ("as", "to", "a", "an", "the")) or (
-        not after or doc[end].is_punct and after != "'s")
+        (not after or doc[end].is_punct and after != "'s") and _reported_after(doc, word.span.start))
+
+
+def _reported_after(doc, start: int) -> bool:
+    """Whether a verb closing a clause reports what comes before it: its subject stands between a comma or quote and
+    the verb ("..., Bob whispered.", "..., the spokesperson said"), not a noun's determiner ("failed the audit.")."""
+    for t in reversed(doc[max(0, start - SUBJECT_REACH - 1):start]):
+        if t.is_punct:
+            return t.i < start - 1
+        if t.is_stop and t.pos_ in ("", "DET") and t.lower_ in DETERMINERS and t.i == start - 1:
+            return False
+    return False
+
+
+DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "his", "her", "their", "our", "my",
+                         "your", "every", "each", "no", "any", "some"})
 
 
 def spoken_by(claim: Claim, word: Word, speaker: FrozenSet[int], key) -> bool:

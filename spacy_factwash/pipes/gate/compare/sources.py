@@ -101,12 +101,19 @@ def _raised(pair: Pair) -> Optional[Change]:
     heard, told = source.of("source"), memory.of("source")
     if not heard or not told:
         return None
-    lowest, highest = min(heard, key=lambda p: p.rank), max(told, key=lambda p: p.rank)
-    if highest.rank <= lowest.rank:
-        return None
-    return pair.change("changed_source", f"the source's speaker stands as {lowest.value} ({lowest.text}); the "
-                       f"memory's as {highest.value} ({highest.text}): the claim is made more authoritative than it was",
-                       pair.part_evidence([lowest], "source") + pair.part_evidence([highest], "memory"))
+    for told_part in sorted(told, key=lambda p: -p.rank):
+        # word by word, the best source speaker behind it: "Someone said X, and the CEO confirmed Y" does not let
+        # the CEO confirm X (a text read twice finds its own speakers behind every word: a copy is never raised)
+        behind = [max((p for p in heard if key in p.bears_on), key=lambda p: p.rank, default=None)
+                  for key in told_part.bears_on]
+        best = min((p for p in behind if p is not None), key=lambda p: p.rank,
+                   default=max(heard, key=lambda p: p.rank))
+        if told_part.rank > best.rank:
+            return pair.change("changed_source", f"the source's speaker stands as {best.value} ({best.text}); the "
+                               f"memory's as {told_part.value} ({told_part.text}): the claim is made more "
+                               f"authoritative than it was",
+                               pair.part_evidence([best], "source") + pair.part_evidence([told_part], "memory"))
+    return None
 
 
 def _verb(stances: Set[str]) -> str:

@@ -279,3 +279,44 @@ def test_a_root_the_resource_does_not_bear_out_is_refused(small_corpora, tmp_pat
     result = _run(small_corpora, tmp_path / "candidates")
     assert result.exit_code == 1 and result.output.count("\n") == 1
     assert "frame root 00000001-v (say): expected 'shout'" in result.output
+
+
+# -- the admission rule (training/MINING.md, revision 4), on the real gate ----------------------------------------
+
+
+def test_a_keeper_stays_for_a_net_gain_on_real_edits_and_leaves_for_any_written_cost(tmp_path):
+    from factwash_dev.wordnet.admit import Word, admit, gate_builder
+
+    lists = {"FRAME": {w: Word("FRAME", w, "v", {"believe"}) for w in ("consider", "regard")},
+             "SYNONYM": {}, "NEGATIVE": {}}
+    consistent = [("The flu was deemed a threat to humans.", "The flu was considered a threat to humans.", False, False),
+                  ("The road was deemed a danger.", "The road was considered a danger.", False, False),
+                  ("The plan was deemed a failure.", "The plan was regarded as a failure.", False, False)]
+    inconsistent = [("Bird flu was deemed a threat in Hong Kong.", "Bird flu was considered a threat in Thailand.",
+                     True, False),
+                    ("The dam was deemed a risk by Leeds.", "The dam was regarded as a risk by York.", True, False)]
+    kept, removed = admit(gate_builder(tmp_path), lists, consistent + inconsistent)
+    # consider: two consistent edits let pass, one inconsistent edit cost -> kept; regard: one and one -> out
+    assert set(kept["FRAME"]) == {"consider"}, removed
+    assert [(r["word"], r["pairs"], r["edits_let_pass"]) for r in removed] == [("regard", 1, 1)]
+    # a written must-flag pair it lets pass takes it out, whatever it gains on real edits
+    written = [("The tax was deemed a success.", "The tax was considered a success.", True, True)]
+    lists = {"FRAME": {"consider": Word("FRAME", "consider", "v", {"believe"})}, "SYNONYM": {}, "NEGATIVE": {}}
+    kept, removed = admit(gate_builder(tmp_path / "second"), lists, consistent + inconsistent + written)
+    assert not kept["FRAME"] and [(r["word"], r["pairs"]) for r in removed] == [("consider", 1)]
+
+
+def test_the_synonym_seeds_read_a_lemma_as_a_verb_when_any_listed_form_is_inflected():
+    """"claim" and "claimed" are both attribution cues: the lemma's verb senses are read whichever form comes first
+    (the seeds once depended on the order a set was read in, and so did the mined lists)."""
+    from spacy.lookups import load_lookups
+
+    from factwash_dev.wordnet.admit import cue_words, seed_words
+
+    lemmas = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+    seeds = seed_words(lemmas)
+    for label, phrases in cue_words().items():
+        for phrase in phrases:
+            lemma = lemmas.get(phrase, phrase)
+            if lemma != phrase:
+                assert seeds[label.lower()][lemma] == "var", (label, phrase, lemma)

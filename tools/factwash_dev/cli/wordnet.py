@@ -41,7 +41,7 @@ def wordnet_admit(
     corpora: Optional[Path] = CORPORA_OPTION,
     seeds: Path = SEEDS_OPTION,
 ) -> None:
-    """The equivalence round (training/MINING.md, revision 3): admit WordNet candidates into the gate's synonym,
+    """The equivalence round (training/MINING.md, revision 4): admit WordNet candidates into the gate's synonym,
     frame and affixal-negation lists where they cost no dev pair."""
     from ..wordnet.mine import equivalence_round
 

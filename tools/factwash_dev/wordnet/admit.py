@@ -1,5 +1,5 @@
 """The equivalence round: WordNet candidates admitted into the gate's word lists on dev data (training/MINING.md,
-revision 3).
+revisions 3 and 4).
 
 Three lists of the gate's set (``lexicons/gate/``) come from here:
 
@@ -13,9 +13,10 @@ Three lists of the gate's set (``lexicons/gate/``) come from here:
 A candidate is a word of common use (spaCy's English ``lexeme_prob`` at least ``COMMON``), in lower case, of one
 or two words, that is not already a cue of the cue lexicon's classes. The round then admits every candidate and
 measures the gate on the dev data (SummEdits' dev domains, ``training/gate_sets``, ``training/claim_records``): a
-candidate that makes a pair that must be flagged pass (a keeper: a synonym or a frame) or a pair that must pass
-flagged (a negation), where it is matched in that pair, is taken out, and the round measures again until no
-candidate costs a dev pair. Test halves and the kept-aside sets are never read.
+keeper (a synonym or a frame) that makes a written must-flag pair pass, or that makes at least as many SummEdits
+inconsistent edits pass as consistent edits it lets pass, and a negation that flags a pair that must pass, where it
+is matched in that pair, is taken out (revision 4); the round measures again until no candidate costs the dev
+data. Test halves and the kept-aside sets are never read.
 """
 
 import json
@@ -62,7 +63,7 @@ class Word:
                 "provenance": {"source": SOURCE, "commit": commit,
                                "synsets": sorted({s for c in self.candidates for s in c.synsets}),
                                "relation": "; ".join(sorted({c.relation for c in self.candidates})),
-                               "paths": routes, "rule": "training/MINING.md, revision 3 (the equivalence round)"}}
+                               "paths": routes, "rule": "training/MINING.md, revision 4 (the equivalence round)"}}
 
 
 def common(word: str, probabilities) -> bool:
@@ -85,9 +86,14 @@ def seed_words(lemmas) -> Dict[str, Dict[str, str]]:
     to read ("v" for a verb form, "ar" otherwise)."""
     words: Dict[str, Dict[str, str]] = defaultdict(dict)
     for label, phrases in cue_words().items():
-        for phrase in phrases:
+        for phrase in sorted(phrases):
             lemma = lemmas.get(phrase, phrase)
-            words[label.lower()][lemma] = "var" if lemma != phrase else "ar"
+            # a lemma read as a verb when any of its listed forms is inflected ("claimed" and "claim" both listed):
+            # the parts are joined, so the seeds do not depend on the order a set is read in
+            if lemma != phrase or words[label.lower()].get(lemma) == "var":
+                words[label.lower()][lemma] = "var"
+            else:
+                words[label.lower()][lemma] = "ar"
     for entry in load_gate_words().entries:
         if entry.label not in LISTED:
             continue
@@ -186,23 +192,24 @@ def candidates(corpora: Path, seeds: Mapping, antonyms: Sequence[Candidate]) -> 
 
 # -- the dev measurement ----------------------------------------------------------------------------------------
 
-def dev_pairs(corpora: Path) -> List[Tuple[str, str, bool]]:
-    """(source, memory, whether it must be flagged) of every dev pair: SummEdits' dev domains (an inconsistent
-    edit is one the lists may not unflag where the gate without them flags it; a consistent one must pass), the
-    written gate sets and the claim-record sets."""
+def dev_pairs(corpora: Path) -> List[Tuple[str, str, bool, bool]]:
+    """(source, memory, whether it must be flagged, whether it is a written pair) of every dev pair: SummEdits' dev
+    domains (an inconsistent edit is one the lists may not unflag where the gate without them flags it; a
+    consistent one must pass), the written gate sets and the claim-record sets (typed: every must-flag pair is
+    laundering the pair was written for)."""
     from factwash_dev.evaluation.summedits import DOMAINS, read
 
-    pairs = [(o, s, label == 0) for domain in DOMAINS for o, s, label in read(corpora, domain) if o != s]
+    pairs = [(o, s, label == 0, False) for domain in DOMAINS for o, s, label in read(corpora, domain) if o != s]
     for folder in (REPO / "training" / "gate_sets", REPO / "training" / "claim_records"):
         for path in sorted(folder.glob("*.jsonl")):
             for line in path.read_text(encoding="utf8").splitlines():
                 pair = json.loads(line)
-                pairs.append((pair["source"], pair["memory"], bool(pair["expect"])))
+                pairs.append((pair["source"], pair["memory"], bool(pair["expect"]), True))
     return pairs
 
 
-def _flags(gate, pairs: Sequence[Tuple[str, str, bool]]) -> List[bool]:
-    return [report.verdict in ("rewrite", "reject") for report in gate.pipe((s, m) for s, m, _ in pairs)]
+def _flags(gate, pairs: Sequence[Tuple[str, str, bool, bool]]) -> List[bool]:
+    return [report.verdict in ("rewrite", "reject") for report in gate.pipe((p[0], p[1]) for p in pairs)]
 
 
 def _matched(gate, text: str, label: str) -> Set[str]:
@@ -226,24 +233,36 @@ def _keepers(gate, source: str, memory: str) -> Set[Tuple[str, str]]:
     return kept
 
 
-def admit(gate_with, lists: Dict[str, Dict[str, Word]], pairs: Sequence[Tuple[str, str, bool]],
+def admit(gate_with, lists: Dict[str, Dict[str, Word]], pairs: Sequence[Tuple[str, str, bool, bool]],
           rounds: int = 8) -> Tuple[Dict[str, Dict[str, Word]], List[Dict]]:
-    """Take out, round by round, the candidates that cost a dev pair; the lists kept and what was taken out, why.
-    ``gate_with(lists)`` builds a gate whose word lists hold ``lists``."""
+    """Take out, round by round, the candidates that cost the dev data (training/MINING.md, revision 4); the lists
+    kept and what was taken out, why. ``gate_with(lists)`` builds a gate whose word lists hold ``lists``.
+
+    A keeper (a frame or a synonym) is taken out when it makes a written must-flag pair pass, or when the
+    SummEdits inconsistent edits it makes pass are at least as many as the consistent edits it lets pass (no net
+    gain on real edits, whose labels name no change); an affixal negation when it flags a pair that must pass."""
     baseline = _flags(gate_with({}), pairs)
     removed: List[Dict] = []
     for _ in range(rounds):
         gate = gate_with(lists)
         flags = _flags(gate, pairs)
-        costly: Dict[Tuple[str, str], List[int]] = defaultdict(list)
-        for n, ((source, memory, must_flag), before, now) in enumerate(zip(pairs, baseline, flags)):
+        written_cost: Dict[Tuple[str, str], List[int]] = defaultdict(list)
+        edit_cost: Dict[Tuple[str, str], List[int]] = defaultdict(list)
+        gained: Dict[Tuple[str, str], int] = defaultdict(int)
+        for n, ((source, memory, must_flag, written), before, now) in enumerate(zip(pairs, baseline, flags)):
             if must_flag and before and not now:
-                for label, entry_id in _keepers(gate, source, memory):
-                    costly[(label, entry_id)].append(n)
+                for key in _keepers(gate, source, memory):
+                    (written_cost if written else edit_cost)[key].append(n)
+            if not must_flag and before and not now and not written:
+                for key in _keepers(gate, source, memory):
+                    gained[key] += 1
             if not must_flag and not before and now:
                 for entry_id in _matched(gate, source, "NEGATIVE") | _matched(gate, memory, "NEGATIVE"):
                     if entry_id.startswith("negative:affix:"):
-                        costly[("NEGATIVE", entry_id)].append(n)
+                        written_cost[("NEGATIVE", entry_id)].append(n)
+        costly = dict(written_cost)
+        costly.update({key: where for key, where in edit_cost.items()
+                       if key not in costly and len(where) >= gained[key]})
         if not costly:
             break
         for (label, entry_id), where in sorted(costly.items()):
@@ -251,6 +270,7 @@ def admit(gate_with, lists: Dict[str, Dict[str, Word]], pairs: Sequence[Tuple[st
             if word is not None:
                 del lists[label][word.word]
                 removed.append({"label": label, "word": word.word, "pairs": len(where),
+                                "edits_let_pass": gained.get((label, entry_id), 0),
                                 "example": {"source": pairs[where[0]][0][:160], "memory": pairs[where[0]][1][:160]}})
     return lists, removed
 

@@ -51,7 +51,7 @@ def write_all_candidates(out: Path, corpora: Path, seeds: Path, cache_dir=None) 
 
 
 def equivalence_round(corpora: Path, candidates_dir: Path, out: Path, report: Path, seeds: Path) -> List[str]:
-    """Run the equivalence round (training/MINING.md, revision 3) from the candidates in ``candidates_dir`` (the
+    """Run the equivalence round (training/MINING.md, revision 4) from the candidates in ``candidates_dir`` (the
     antonyms file: the affixal pairs), and write the admitted lists as the gate set's files into ``out`` (the
     other files of the set copied beside them, unfrozen) and the round's report; lines to print."""
     _, antonyms = read_candidates(candidates_dir / "antonyms.json")
@@ -61,7 +61,7 @@ def equivalence_round(corpora: Path, candidates_dir: Path, out: Path, report: Pa
     with tempfile.TemporaryDirectory() as work:
         kept, removed = admit.admit(admit.gate_builder(Path(work)), lists, pairs)
     admit.write_lists(out, kept)
-    write_text(report, json.dumps({"rule": "training/MINING.md, revision 3", "dev_pairs": len(pairs),
+    write_text(report, json.dumps({"rule": "training/MINING.md, revision 4", "dev_pairs": len(pairs),
                                    "proposed": proposed, "admitted": {k: len(v) for k, v in kept.items()},
                                    "taken_out": removed}, indent=1, ensure_ascii=False) + "\n")
     return [f"{label:<9} {proposed[label]:>5} proposed, {len(kept[label]):>5} admitted -> {out / admit.FILES[label]}"

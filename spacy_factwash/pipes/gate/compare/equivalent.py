@@ -52,9 +52,20 @@ def framing(claim: Claim, word: Word) -> bool:
     ("Carol falsified the data")."""
     doc, end = claim.doc, word.span.end
     after = doc[end].lower_ if end < len(doc) else ""
-    before = doc[word.span.start - 1].lower_ if word.span.start > 0 else ""
+    at = word.span.start - 1
+    while at > 0 and word.span.start - at <= 2 and _adverb(doc[at]):  # "was not considered", "is widely seen"
+        at -= 1
+    before = doc[at].lower_ if at >= 0 else ""
     return after in COMPLEMENT or (before in BE and after in ("as", "to", "a", "an", "the")) or (
         (not after or doc[end].is_punct and after != "'s") and _reported_after(doc, word.span.start))
+
+
+NEGATORS = frozenset({"not", "n't", "never"})
+
+
+def _adverb(token) -> bool:
+    """A negation or an -ly adverb standing between a passive's "be" and its verb."""
+    return token.lower_ in NEGATORS or (token.is_alpha and token.lower_.endswith("ly") and len(token) > 4)
 
 
 def _reported_after(doc, start: int) -> bool:

@@ -27,6 +27,7 @@ from ..lexicon.entries import Entry, LexiconError
 from ..lexicon.sets import CONFUSABLES_FILE, SYNTAX
 from ..lexicon.tables import table_origin, table_text
 from .sentences import sentences
+from .text import doc_text
 
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
 STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
@@ -230,5 +231,5 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
 def reading(doc: Doc, forms: CaseForms, tokenizer) -> Tuple[Doc, Optional[Shadow]]:
     """The Doc a lexicon is matched on (its shadow, when the text needs one) and the shadow that maps matches
     back (None when the Doc is read as it is)."""
-    shadow = normalise(doc.text, forms)
+    shadow = normalise(doc_text(doc), forms)
     return (doc, None) if shadow is None else (shadow_doc(doc, shadow, tokenizer), shadow)

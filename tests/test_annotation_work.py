@@ -1,10 +1,25 @@
 """The cue layer's work, counted in Python calls (the same on every run, unlike seconds on a shared machine): it
-grows linearly with the corpus and with the document, and no clause is segmented until a scope is read."""
+grows linearly with the corpus and with the document, no clause is segmented until a scope is read, and a Doc is
+joined into its text only when it could need a shadow."""
+
+from functools import lru_cache
 
 import pytest
 from factwash_dev.evaluation.work import annotation_growth, count_annotation_calls, counted, cue_pipeline, cue_sentences
+from hypothesis import given
+from hypothesis import strategies as st
+
+from properties import properties
+from spacy_factwash.syntax.normalise import normalise, plain
 
 CLAUSES = "syntax/clauses.py"
+
+
+@lru_cache(maxsize=1)
+def compiled_cue_pipeline():
+    nlp = cue_pipeline()
+    nlp.get_pipe("factwash_cues").lexicons  # read and compiled: its case forms are ready
+    return nlp
 
 
 @pytest.fixture(scope="module")
@@ -28,3 +43,13 @@ def test_cues_alone_segment_no_clause_until_a_scope_is_read():
     assert counted(read_flags, CLAUSES) > 0
     assert "factwash_scopes" in docs[0].spans  # the first read wrote the group
     assert counted(read_flags, CLAUSES) == 0  # worked out once per Doc, with scopes or without
+
+
+@given(st.text(alphabet="aAbBnNoOtT'’ .,-\u00a0\u200b", max_size=30))
+@properties(300)
+def test_a_doc_read_as_plain_needs_no_shadow(text):
+    # the cue component skips joining a plain Doc's text: that is only right when the text needs no shadow
+    nlp = compiled_cue_pipeline()
+    cues = nlp.get_pipe("factwash_cues")
+    if plain(nlp.make_doc(text)):
+        assert normalise(text, cues.case_forms) is None

@@ -392,6 +392,7 @@ class DocClauses:
     sentences: List[List[Clause]]
     sentence_starts: List[int]
     view: TokenView
+    sentence_spans: List[Span] = field(default_factory=list)  # the Doc's sentences, read once (``sentences.py``)
     _owners: Dict[int, Dict[int, int]] = field(default_factory=dict, repr=False)
     _nearest: Dict[int, Nearest] = field(default_factory=dict, repr=False)
 
@@ -485,7 +486,7 @@ def doc_clauses(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span],
     view = TokenView.of(doc)
     clauses = [segment(view, sent, n, marked, conditions) if only is None or n in only else []
                for n, sent in enumerate(sents)]
-    return DocClauses(clauses, [sent.start for sent in sents], view)
+    return DocClauses(clauses, [sent.start for sent in sents], view, sents)
 
 
 def scope_spans(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span]) -> List[Span]:

@@ -21,12 +21,14 @@ from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
+from spacy.attrs import IS_ASCII, SHAPE, SPACY
 from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry, LexiconError
 from ..lexicon.sets import CONFUSABLES_FILE, SYNTAX
 from ..lexicon.tables import table_origin, table_text
 from .sentences import sentences
+from .text import doc_text
 
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
 STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
@@ -227,8 +229,37 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
     return doc.char_span(start, end, label=span.label, alignment_mode="expand")
 
 
+@lru_cache(maxsize=4096)
+def _capitals(shape: str) -> Tuple[int, bool]:
+    """How many capital letters a token shape holds (``Token.shape_`` keeps at least two of a run), and whether it
+    holds an apostrophe."""
+    return shape.count("X"), "'" in shape
+
+
+def plain(doc: Doc) -> bool:
+    """Whether a Doc surely reads as it is written, decided from its tokens without joining its text: every token
+    ASCII, and no two capitals in one stretch without a space, apart or across an apostrophe (what ``SHOUTED``
+    needs to match)."""
+    if not len(doc):
+        return True
+    rows = doc.to_array([IS_ASCII, SHAPE, SPACY])
+    if not rows[:, 0].all():
+        return False
+    strings = doc.vocab.strings
+    marks = [_capitals(strings[shape]) for shape in rows[:, 1].tolist()]
+    spaced = rows[:, 2].tolist()
+    for i, (capitals, _) in enumerate(marks):
+        if capitals >= 2:
+            return False
+        if capitals and not spaced[i] and i + 1 < len(marks) and (marks[i + 1][0] or marks[i + 1][1]):
+            return False
+    return True
+
+
 def reading(doc: Doc, forms: CaseForms, tokenizer) -> Tuple[Doc, Optional[Shadow]]:
     """The Doc a lexicon is matched on (its shadow, when the text needs one) and the shadow that maps matches
-    back (None when the Doc is read as it is)."""
-    shadow = normalise(doc.text, forms)
+    back (None when the Doc is read as it is; a plain Doc is not joined into its text to tell: ``plain``)."""
+    if plain(doc):
+        return doc, None
+    shadow = normalise(doc_text(doc), forms)
     return (doc, None) if shadow is None else (shadow_doc(doc, shadow, tokenizer), shadow)

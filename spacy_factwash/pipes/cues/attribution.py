@@ -18,6 +18,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ...lexicon.frozen import Entry
 from ...syntax.sense import holds_sense
+from ...syntax.text import doc_text
 from .component import register_factory
 from .detector import CueDetector, Match
 
@@ -114,7 +115,7 @@ class AttributionDetector(CueDetector):
         """Drop reporting words on a markdown heading line ("## Notes from Alice") first, reading the text once
         (``Doc.text`` joins every token on each access: once per cue made long documents quadratic)."""
         if cues:
-            text = doc.text
+            text = doc_text(doc)
             cues = [cue for cue in cues if not _in_heading(text, doc[cue.start].idx)]
         return super().resolve(doc, cues, exclusions)
 

@@ -40,7 +40,6 @@ from ...lexicon.entries import Entry, user_entries
 from ...lexicon.frozen import LexiconSet
 from ...lexicon.matcher import AnchoredMatcher
 from ...lexicon.sets import CUES, SENSE, SYNTAX
-from ...syntax.clauses import scope_spans
 from ...syntax.links import source_link
 from ...syntax.normalise import carry, case_forms, reading
 from ...syntax.scope import STYLES, narrowed_scope_spans
@@ -53,6 +52,7 @@ from .extensions import (
     LEXICON_VERSION_KEY,
     SCOPES_KEY,
     SOURCES_KEY,
+    forget_scopes,
     register_extensions,
 )
 from .scorer import score_cues, span_score_weights
@@ -217,8 +217,10 @@ class CueComponent(LexiconPipe):
         """Replace this component's classes in the span groups, keeping other classes' spans.
 
         The sources group is always written (empty when no speaker was found). The scopes group (``clauses.py``:
-        the clauses each cue qualifies) is worked out again from every cue in the group, so single-class
-        components composed in one pipeline give the scopes ``factwash_cues`` gives.
+        the clauses each cue qualifies) is dropped, to be worked out from every cue in the group when first read
+        (``extensions.scopes_of``), so single-class components composed in one pipeline give the scopes
+        ``factwash_cues`` gives; scopes narrowed by a ``scope_style`` are written now (an empty group when the
+        Doc has cues, so that no read works out the unnarrowed ones instead).
         """
         mine = self.detectors
         if self.spans_key in doc.spans:
@@ -229,12 +231,11 @@ class CueComponent(LexiconPipe):
         if SOURCES_KEY in doc.spans:
             sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
         doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
-        if self.scope_style is None:
-            scopes = scope_spans(doc, cues, sources)
-        else:
+        forget_scopes(doc, SCOPES_KEY)
+        if self.scope_style is not None:
             scopes = narrowed_scope_spans(doc, cues, sources, self.scope_style)
-        if scopes or SCOPES_KEY in doc.spans:
-            doc.spans[SCOPES_KEY] = scopes
+            if scopes or cues:
+                doc.spans[SCOPES_KEY] = scopes
         doc.user_data[LEXICON_VERSION_KEY] = lexicons.version
         doc.user_data[LEXICON_DIGEST_KEY] = lexicons.digest
 

@@ -17,12 +17,23 @@ All of these are getters over span groups (``factwash_cues``,
 to its cue by ``kb_id``), so nothing lives in ``user_data`` but plain
 strings, and the values survive pickling, ``DocBin`` and ``n_process``
 without special handling.
+
+The scopes are worked out when first read, not when the cues are written
+(``scopes_of``): most Docs are annotated for their cues and never asked for
+a scope, and segmenting clauses costs more than finding the cues. The first
+read of a scope (a flag on a Span, ``._.factwash_scope``, or ``scopes_of``)
+writes the ``factwash_scopes`` group from the Doc's cues, speakers and
+sentences, so a Doc read once and then saved keeps its group, and a Doc
+saved before any read (a ``DocBin``, a Doc from another process) works its
+scopes out again, the same, when they are read.
 """
 
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from weakref import WeakSet
 
 from spacy.tokens import Doc, Span
 
+from ...syntax.clauses import scope_spans
 from ...syntax.links import source_link
 
 DEFAULT_PREFIX = "factwash"
@@ -39,6 +50,30 @@ FLAG_NAMES = {
     "TEMPORAL": "temporal",
 }
 _OWNER = "_spacy_factwash_settings"
+_UNSCOPED: "WeakSet[Doc]" = WeakSet()  # Docs whose scopes were worked out and are none (no group is written)
+
+
+def scopes_of(doc: Doc, spans_key: str = CUES_KEY, sources_key: str = SOURCES_KEY,
+              scopes_key: str = SCOPES_KEY) -> Sequence[Span]:
+    """The scope spans of a Doc (``clauses.scope_spans``), sorted by start: the ``scopes_key`` group when the Doc
+    has one, else worked out now from its cues and speakers and written to that group (a Doc no cue component
+    annotated has none)."""
+    if scopes_key in doc.spans:
+        return doc.spans[scopes_key]
+    if spans_key not in doc.spans or LEXICON_VERSION_KEY not in doc.user_data or doc in _UNSCOPED:
+        return ()
+    scopes = scope_spans(doc, list(doc.spans[spans_key]), list(doc.spans.get(sources_key, ())))
+    if not scopes:
+        _UNSCOPED.add(doc)
+        return ()
+    doc.spans[scopes_key] = scopes
+    return doc.spans[scopes_key]
+
+
+def forget_scopes(doc: Doc, scopes_key: str = SCOPES_KEY) -> None:
+    """Drop a Doc's scopes (its cues changed): they are worked out again when next read."""
+    doc.spans.pop(scopes_key, None)
+    _UNSCOPED.discard(doc)
 
 
 def _first_at(group, start: int) -> int:
@@ -75,10 +110,12 @@ def spans_within(container, spans_key: str) -> List[Span]:
     return found
 
 
-def _in_scope(container: Span, label: str, scopes_key: str) -> bool:
+def _in_scope(container: Span, label: str, spans_key: str, sources_key: str, scopes_key: str) -> bool:
     """Whether a Span lies inside the scope of a cue of one class: scopes are clause pieces, written sorted by
     start, so only those starting in the container's sentence before it are read."""
-    group = container.doc.spans[scopes_key]
+    group = scopes_of(container.doc, spans_key, sources_key, scopes_key)
+    if not group:
+        return False
     sentence_start = container[0].sent.start if len(container) and container.doc.has_annotation("SENT_START") else 0
     for i in range(_first_at(group, container.start + 1) - 1, -1, -1):
         scope = group[i]
@@ -89,34 +126,32 @@ def _in_scope(container: Span, label: str, scopes_key: str) -> bool:
     return False
 
 
-def _flag_getter(label: str, spans_key: str, scopes_key: str) -> Callable:
+def _flag_getter(label: str, spans_key: str, sources_key: str, scopes_key: str) -> Callable:
     def getter(container) -> bool:
         if any(span.label_ == label for span in spans_within(container, spans_key)):
             return True
-        if isinstance(container, Doc) or scopes_key not in container.doc.spans:
+        if isinstance(container, Doc):
             return False
-        return _in_scope(container, label, scopes_key)
+        return _in_scope(container, label, spans_key, sources_key, scopes_key)
 
     return getter
 
 
-def _linked_getter(key: str, same_class: bool = False) -> Callable:
-    """The spans of group ``key`` that point back at a cue (by ``kb_id``; with ``same_class``, only those
-    labelled with the cue's class too, since two cues of one span, "suggest" as HEDGE and ATTRIBUTION, share
-    the link)."""
+def _linked_getter(group: Callable[[Doc], Sequence[Span]], same_class: bool = False) -> Callable:
+    """The spans of a group (``group(doc)``) that point back at a cue (by ``kb_id``; with ``same_class``, only
+    those labelled with the cue's class too, since two cues of one span, "suggest" as HEDGE and ATTRIBUTION,
+    share the link)."""
 
     def getter(cue: Span) -> List[Span]:
-        if key not in cue.doc.spans:
-            return []
         link = source_link(cue)
-        return [span for span in cue.doc.spans[key]
+        return [span for span in group(cue.doc)
                 if span.kb_id_ == link and (not same_class or span.label_ == cue.label_)]
 
     return getter
 
 
 def _source_getter(sources_key: str) -> Callable:
-    linked = _linked_getter(sources_key)
+    linked = _linked_getter(lambda doc: doc.spans.get(sources_key, ()))
 
     def getter(cue: Span) -> Optional[Span]:
         found = linked(cue)
@@ -170,11 +205,12 @@ def register_extensions(
     names = extension_names(prefix)
     wanted = []
     for label in FLAG_NAMES:
-        getter = _flag_getter(label, spans_key, scopes_key)
+        getter = _flag_getter(label, spans_key, sources_key, scopes_key)
         wanted += [(Doc, names[label], getter), (Span, names[label], getter)]
     cues_getter = lambda container: spans_within(container, spans_key)  # noqa: E731
     wanted += [(Doc, names["cues"], cues_getter), (Span, names["cues"], cues_getter)]
     wanted.append((Span, names["source"], _source_getter(sources_key)))
-    wanted.append((Span, names["scope"], _linked_getter(scopes_key, same_class=True)))
+    scopes = lambda doc: scopes_of(doc, spans_key, sources_key, scopes_key)  # noqa: E731
+    wanted.append((Span, names["scope"], _linked_getter(scopes, same_class=True)))
     set_extensions(wanted, settings)
     return names

@@ -26,7 +26,6 @@ from spacy.tokens import Doc, Span, Token
 from ...syntax.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses
 from ...syntax.links import source_link
 from ...syntax.normalise import Shadow
-from ...syntax.sentences import sentences
 from ..cues.extensions import CUES_KEY, SOURCES_KEY
 from .report import Excerpt
 from .values.quantities import unit_hashes
@@ -98,10 +97,13 @@ class Claim:
         """Whether a span lies inside one of the claim's pieces."""
         return any(start <= span.start and span.end <= end for start, end in self.clause.ranges)
 
-    def tokens(self):
-        """The claim's tokens, piece by piece."""
-        for start, end in self.clause.ranges:
-            yield from self.doc[start:end]
+    def tokens(self) -> List[Token]:
+        """The claim's tokens, piece by piece (made once per claim: ``Doc.__getitem__`` makes a Token per read)."""
+        return self._tokens
+
+    @cached_property
+    def _tokens(self) -> List[Token]:
+        return [token for start, end in self.clause.ranges for token in self.doc[start:end]]
 
     def focus(self, marker: Span, width: int = FOCUS) -> FrozenSet[int]:
         """What a cue inside the claim bears on: the first ``width`` content keys after it (before it when none
@@ -130,8 +132,16 @@ class Claim:
         return not focus or bool(focus & keys)
 
     def words_of(self, label: str) -> List[Word]:
-        """The gate words of one kind inside the claim."""
-        return [word for word in self.words if word.label == label]
+        """The gate words of one kind inside the claim (sorted by kind at the first read: the claims are built
+        by then, and the checks read the words of one kind many times)."""
+        return self._words_by_label.get(label, [])
+
+    @cached_property
+    def _words_by_label(self) -> Dict[str, List[Word]]:
+        by_label: Dict[str, List[Word]] = {}
+        for word in self.words:
+            by_label.setdefault(word.label, []).append(word)
+        return by_label
 
     def cues(self, label: str) -> List[Span]:
         """The cues of one class bound to the claim."""
@@ -294,7 +304,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[
     valued = _units(doc)
     claims: List[Claim] = []
     by_clause: Dict[tuple, Claim] = {}
-    sents = sentences(doc)
+    sents = clauses.sentence_spans
     for s, sentence_clauses in enumerate(clauses.sentences):
         for n, clause in enumerate(sentence_clauses):
             if clause.kind == FRAME:

@@ -27,6 +27,7 @@ from ...lexicon.frozen import LexiconSet
 from ...lexicon.sets import GATE, SYNTAX, VALUES
 from ...syntax.normalise import reading
 from ...syntax.sentences import sentences as doc_sentences
+from ...syntax.text import doc_text
 from ..cues.extensions import LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY
 from ..strength.claim import STRENGTH_KEY
 from .align import Alignment, align
@@ -165,7 +166,7 @@ class CompareComponent(LexiconPipe):
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
         digest = memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, "")
-        texts = [("source", source.text), ("memory", memory.text)]  # Doc.text joins every token: once here
+        texts = [("source", doc_text(source)), ("memory", doc_text(memory))]  # joined once per Doc
         # a memory that repeats its source word for word washed nothing away, in any language: no guess of the
         # language may decide its verdict (a self-copy read as Low German was uncheckable)
         foreign = [] if copies(texts) else self.not_english(source, memory, texts)
@@ -206,7 +207,7 @@ class CompareComponent(LexiconPipe):
         if not self.check_language:
             return []
         sentences = [excerpt(sentence) for sentence in doc_sentences(memory)] if memory.has_annotation("SENT_START") else []
-        return not_english(texts or [("source", source.text), ("memory", memory.text)], self.min_language_score,
+        return not_english(texts or [("source", doc_text(source)), ("memory", doc_text(memory))], self.min_language_score,
                            self.max_english_share, self.min_language_words, sentences)
 
     def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]]) -> List[str]:

@@ -90,8 +90,10 @@ class Prose(NamedTuple):
     unnamed: str
 
 
+@lru_cache(maxsize=16)
 def read(text: str) -> Prose:
-    """What is read of ``text`` (``Prose``)."""
+    """What is read of ``text`` (``Prose``); kept for the last few texts, so a pair's texts are read once for both
+    the language check and the words count (``too_short``)."""
     kept: List[str] = []
     unnamed: List[str] = []
     previous = "."
@@ -123,8 +125,10 @@ def identify(prose_: str) -> Tuple[str, float]:
     return labels[0].replace("__label__", ""), min(float(scores[0]), 1.0)
 
 
+@lru_cache(maxsize=16)
 def judge(prose_: Prose, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
-    """(language, probability) when some prose is confidently not English, else None."""
+    """(language, probability) when some prose is confidently not English, else None; kept for the last few, so
+    a memory of one sentence is not judged again as its sentence."""
     language, score = identify(prose_.text)
     if language and language != "en" and score >= min_score and english_share(prose_.unnamed) < max_english_share:
         return language, round(score, 3)

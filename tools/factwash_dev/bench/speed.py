@@ -9,7 +9,7 @@ import gc
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
@@ -62,9 +62,10 @@ def measure(texts: Sequence[str], repeat: int = 5, batch_size: int = 1000) -> Li
     return [SpeedResult(name, len(texts) / seconds, seconds / floor) for name, seconds in best.items()]
 
 
-def speed_bench(corpus: Path, repeat: int = 5, limit: int = 0) -> Iterator[str]:
+def speed_bench(corpus: Path, repeat: int = 5, limit: int = 0, sets: Optional[Path] = None) -> Iterator[str]:
     """The lines of the speed bench on a BioScope file (its first ``limit`` sentences when given): sentences per
-    second of each pipeline and its ratio to the floor."""
+    second of each pipeline and its ratio to the floor; with ``sets`` (the written pair sets), ``inspect`` called
+    once per pair, on the pairs without digits and on those with, against the floor on the same pairs."""
     from ..evaluation.bioscope import read_sentences
 
     sentences = read_sentences(corpus)[:limit or None]
@@ -72,6 +73,47 @@ def speed_bench(corpus: Path, repeat: int = 5, limit: int = 0) -> Iterator[str]:
     for result in measure(sentences, repeat=repeat):
         yield (f"  {result.name:<42} {result.sentences_per_second:>9,.0f} sentences/s   "
                f"ratio {result.ratio_to_floor:.2f}")
+    if sets is not None:
+        from ..evaluation.gate_sets import written_pairs
+        from .gate import has_digits
+
+        pairs = written_pairs(sets)
+        for name, chosen in (("without digits", [p for p in pairs if not has_digits(p)]),
+                             ("with digits", [p for p in pairs if has_digits(p)])):
+            if not chosen:
+                continue
+            rate, floor = per_call_against_floor(chosen, repeat)
+            yield (f"  inspect() per call, {len(chosen)} written pairs {name:<15} {rate:>9,.0f} pairs/s       "
+                   f"ratio {floor / rate:.2f} (floor {floor:,.0f} pairs/s)")
+
+
+def per_call_against_floor(pairs: Sequence[Tuple[str, str]], repeat: int = 5) -> Tuple[float, float]:
+    """Pairs per second of ``inspect`` called once per pair, and of the floor pipeline run on both texts of each
+    pair one call at a time: the best of ``repeat`` interleaved passes of each, after a warm-up pass."""
+    from spacy_factwash.api import inspect
+
+    floor = floor_pipeline()
+
+    def inspected() -> None:
+        for source, memory in pairs:
+            inspect(source, memory)
+
+    def floored() -> None:
+        for source, memory in pairs:
+            floor(source)
+            floor(memory)
+
+    best = {inspected: float("inf"), floored: float("inf")}
+    for run in best:
+        run()
+    for _ in range(max(1, repeat)):
+        for run in best:
+            clear_caches()
+            gc.collect()
+            started = time.perf_counter()
+            run()
+            best[run] = min(best[run], time.perf_counter() - started)
+    return len(pairs) / best[inspected], len(pairs) / best[floored]
 
 
 def best_seconds(pipelines: Dict[str, Language], texts: Sequence[str], repeat: int = 5,

@@ -19,14 +19,19 @@ def bench_speed(
     ),
     repeat: int = typer.Option(5, min=1, help="Timed runs per pipeline, interleaved; the best is kept."),
     limit: int = typer.Option(0, min=0, help="Use only the first N sentences (0: all)."),
+    sets: Path = SETS_OPTION,
+    pairs: bool = typer.Option(True, "--pairs/--no-pairs",
+                               help="Also time inspect() once per written pair, without digits and with."),
 ) -> None:
-    """Sentences per second of the cue pipeline against the tokenizer+sentencizer floor, and their ratio."""
+    """Sentences per second of the cue pipeline and of load() against the tokenizer+sentencizer floor, and
+    inspect() once per written pair against the floor on both texts of each pair, each as a ratio to the floor
+    measured in the same run."""
     from ..bench.speed import speed_bench
 
     corpus = corpus or corpora_root(None) / "bioscope" / "raw" / "abstracts.xml"
     if not corpus.is_file():
         fail(f"{corpus}: no such file")
-    for line in speed_bench(corpus, repeat, limit):
+    for line in speed_bench(corpus, repeat, limit, sets if pairs else None):
         typer.echo(line)
 
 

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from spacy_factwash.pipes.gate.gate import Gate
 
@@ -25,11 +25,16 @@ WARM_UP = ("Someone said Alice might not get admin access if the audit fails, as
 
 def repetitive_document(sentences: int) -> Tuple[str, str]:
     """A source of ``sentences`` sentences repeating five cue-laden ones, and a memory of every tenth."""
+    source = cue_sentences(sentences)
+    return " ".join(source), " ".join(source[::10])
+
+
+def cue_sentences(count: int) -> List[str]:
+    """``count`` sentences repeating five cue-laden ones, each with a name of its own."""
     base = ["Someone said {} might not get admin access if the audit fails, as of Monday.",
             "The cluster has 4,500 nodes and 12 racks.", "Bob reportedly left the team last week.",
             "If the review passes, the release ships on Friday.", "Carol did not sign the contract."]
-    source = [base[i % 5].format(f"Alice{i}") for i in range(sentences)]
-    return " ".join(source), " ".join(source[::10])
+    return [base[i % 5].format(f"Alice{i}") for i in range(count)]
 
 
 def dense_text(words: int) -> Tuple[str, str]:
@@ -94,4 +99,58 @@ def work_growth(python: Optional[str] = None) -> Dict[str, Dict[str, float]]:
     for texts, size in SIZES.items():
         small, large = counts[texts, 1].result(), counts[texts, 2].result()
         rows[texts] = {"size": size, "calls": small, "calls_doubled": large, "growth": large / small}
+    return rows
+
+
+def cue_pipeline():
+    """Blank English, the sentencizer and ``factwash_cues``, as a user who wants only cues builds it."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("factwash_cues")
+    return nlp
+
+
+def counted(run: Callable[[], object], within: Optional[str] = None) -> int:
+    """The calls (Python functions and built-ins) made while ``run()`` runs; with ``within``, only calls of
+    Python functions defined in files whose path ends so (e.g. ``syntax/clauses.py``)."""
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if within is None:
+            count += event in ("call", "c_call")
+        elif event == "call" and frame.f_code.co_filename.endswith(within):
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def count_annotation_calls(texts: Sequence[str], within: Optional[str] = None) -> int:
+    """The calls ``factwash_cues`` makes annotating ``texts`` (tokenizing and sentence boundaries, done before,
+    not counted), after a warm-up document; ``within`` as for ``counted``."""
+    nlp = cue_pipeline()
+    cues, sentencizer = nlp.get_pipe("factwash_cues"), nlp.get_pipe("sentencizer")
+    cues(sentencizer(nlp.make_doc(WARM_UP[0])))
+    docs = [sentencizer(nlp.make_doc(text)) for text in texts]
+    return counted(lambda: [cues(doc) for doc in docs], within)
+
+
+ANNOTATION_SIZES = {"corpus": 500, "document": 1000}  # texts / sentences of the smaller size counted
+
+
+def annotation_growth() -> Dict[str, Dict[str, float]]:
+    """``factwash_cues``'s calls for a corpus of short texts and for one long document, at a size and twice it,
+    and their ratio (2 when linear)."""
+    made = {"corpus": cue_sentences, "document": lambda size: [repetitive_document(size)[0]]}
+    rows = {}
+    for name, size in ANNOTATION_SIZES.items():
+        small, large = (count_annotation_calls(made[name](times * size)) for times in (1, 2))
+        rows[name] = {"size": size, "calls": small, "calls_doubled": large, "growth": large / small}
     return rows

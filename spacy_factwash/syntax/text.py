@@ -1,0 +1,22 @@
+"""A Doc's text, joined once per Doc.
+
+spaCy's ``Doc.text`` joins every token's text on each access (a Token object
+per token). The cue component, the gate's claims and its language check each
+read the text of the same Doc, so it is joined once here and kept, beside the
+Doc and never in it (nothing is added to ``user_data`` or carried through a
+``DocBin``), for as long as the Doc lives.
+"""
+
+from weakref import WeakKeyDictionary
+
+from spacy.tokens import Doc
+
+_TEXTS: "WeakKeyDictionary[Doc, tuple]" = WeakKeyDictionary()
+
+
+def doc_text(doc: Doc) -> str:
+    """``doc.text``, joined at the first read of this Doc (again if its tokens were merged or split since)."""
+    known = _TEXTS.get(doc)
+    if known is None or known[0] != len(doc):
+        known = _TEXTS[doc] = (len(doc), doc.text)
+    return known[1]

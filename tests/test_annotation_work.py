@@ -1,0 +1,55 @@
+"""The cue layer's work, counted in Python calls (the same on every run, unlike seconds on a shared machine): it
+grows linearly with the corpus and with the document, no clause is segmented until a scope is read, and a Doc is
+joined into its text only when it could need a shadow."""
+
+from functools import lru_cache
+
+import pytest
+from factwash_dev.evaluation.work import annotation_growth, count_annotation_calls, counted, cue_pipeline, cue_sentences
+from hypothesis import given
+from hypothesis import strategies as st
+
+from properties import properties
+from spacy_factwash.syntax.normalise import normalise, plain
+
+CLAUSES = "syntax/clauses.py"
+
+
+@lru_cache(maxsize=1)
+def compiled_cue_pipeline():
+    nlp = cue_pipeline()
+    nlp.get_pipe("factwash_cues").lexicons  # read and compiled: its case forms are ready
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def growth():
+    return annotation_growth()
+
+
+@pytest.mark.parametrize("what", ["corpus", "document"])
+def test_annotating_cues_is_linear_in_the_corpus_and_the_document(growth, what):
+    assert growth[what]["growth"] < 2.3, growth[what]
+
+
+def test_cues_alone_segment_no_clause_until_a_scope_is_read():
+    texts = cue_sentences(50)
+    assert count_annotation_calls(texts, CLAUSES) == 0
+    nlp = cue_pipeline()
+    docs = list(nlp.pipe(texts))
+    def read_flags():
+        return [doc[i:i + 1]._.factwash_hedged for doc in docs for i in range(len(doc))]
+
+    assert counted(read_flags, CLAUSES) > 0
+    assert "factwash_scopes" in docs[0].spans  # the first read wrote the group
+    assert counted(read_flags, CLAUSES) == 0  # worked out once per Doc, with scopes or without
+
+
+@given(st.text(alphabet="aAbBnNoOtT'’ .,-\u00a0\u200b", max_size=30))
+@properties(300)
+def test_a_doc_read_as_plain_needs_no_shadow(text):
+    # the cue component skips joining a plain Doc's text: that is only right when the text needs no shadow
+    nlp = compiled_cue_pipeline()
+    cues = nlp.get_pipe("factwash_cues")
+    if plain(nlp.make_doc(text)):
+        assert normalise(text, cues.case_forms) is None

@@ -215,3 +215,23 @@ def test_comparing_is_linear_in_the_length_of_the_texts(work_growth_result, text
     """Past the point where each memory claim has its full set of candidate source claims (``align.CANDIDATES``),
     doubling both texts doubles the work (the sentence-level gate's grew 3.5x on the repetitive source)."""
     assert work_growth_result[texts]["growth"] < 2.3, work_growth_result[texts]
+
+
+# -- candidate selection: more look-alike source claims than alignment scores (align.CANDIDATES) -----------------
+
+
+@properties(6)
+@given(st.randoms(use_true_random=False), st.integers(min_value=0, max_value=299))
+def test_a_claim_copied_from_a_long_templated_source_passes_in_any_order_of_the_source(rnd, pick):
+    """300 source claims that differ only in their number (every word common to all of them): the memory's copy of
+    one of them finds it by its number, wherever it stands; a number the source never gives is never passed."""
+    from spacy_factwash.pipes.gate.align import CANDIDATES
+
+    sentences = [f"Alice paid {i} euros." for i in range(1, 301)]
+    assert len(sentences) > CANDIDATES
+    rnd.shuffle(sentences)
+    memory = f"Alice paid {pick + 1} euros."
+    sentences.remove(memory)
+    for order in (sentences + [memory], [memory] + sentences):  # the copied claim last, past the cap, and first
+        assert check(" ".join(order), memory) == "pass"
+    assert check(" ".join(sentences), "Alice paid 1000 euros.") == "reject"

@@ -10,11 +10,14 @@ memory claim at least ``MERGED`` content keys (and the threshold's share)
 that the best ones do not: a memory claim that merged two source claims
 answers to both. Nothing depends on the order of the source.
 
-Candidates come from an inverted index of the source's keys, rarest key
-first, until about ``CANDIDATES`` source claims are in hand (a memory claim
-whose every key is common, or a source that repeats one sentence a thousand
-times, is scored against the first of them), so aligning is linear in the
-length of both texts.
+Candidates come from an inverted index of the source's keys and of the
+numbers its claims hold, rarest first, until about ``CANDIDATES`` source
+claims are in hand, so aligning is linear in the length of both texts. A
+number the memory claim gives finds the source claims that give it however
+common its words are ("Alice paid 599 euros" among 600 "Alice paid N euros"
+is found in any order of the source); a memory claim whose every key is
+common and that holds no number, or a source that repeats one sentence a
+thousand times, is scored against the first of them.
 """
 
 from dataclasses import dataclass
@@ -45,9 +48,12 @@ class Alignment:
 def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) -> List[Alignment]:
     """Each memory claim with its best source claims, or none under the threshold."""
     index: Dict[int, List[int]] = {}
+    by_number: Dict[int, List[int]] = {}  # a number is a lookup, never a scored key
     for n, claim in enumerate(source):
         for key in claim.keys:
             index.setdefault(key, []).append(n)
+        for number in claim.numbers:
+            by_number.setdefault(number, []).append(n)
     alignments = []
     by_words: Dict[str, List[Claim]] = {}
     for claim in memory:
@@ -60,10 +66,11 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
             alignments.append(Alignment(claim, copies, 1.0 if copies else 0.0, bool(copies)))
             continue
         found: Set[int] = set()
-        for key in sorted((k for k in keys if k in index), key=lambda k: len(index[k])):
-            if found and len(found) + len(index[key]) > CANDIDATES:
+        lookups = [index[k] for k in keys if k in index] + [by_number[v] for v in claim.numbers if v in by_number]
+        for listed in sorted(lookups, key=len):  # rarest first: "599" of "Alice paid 599 euros" before "Alice"
+            if found and len(found) + len(listed) > CANDIDATES:
                 break
-            found.update(index[key][:CANDIDATES])
+            found.update(listed[:CANDIDATES])
         said = (keys - claim.names) or keys  # what the claim says of its names ("Alice [was promoted]") must align
         best: List[Tuple[Tuple[float, int, float], int]] = []
         for n in found:

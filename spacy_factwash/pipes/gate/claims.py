@@ -85,6 +85,12 @@ class Claim:
         return self.wording, qualifiers, tuple(c.wording for c in self.conditions)
 
     @cached_property
+    def numbers(self) -> FrozenSet[int]:
+        """The numbers among the claim's words, by their text's hash ("599", "two"): alignment finds the source
+        claims that give the same number through them, however common the claim's other words are."""
+        return frozenset(t.orth for t in self.tokens() if t.like_num)
+
+    @cached_property
     def wording(self) -> str:
         """The claim's words in lower case, punctuation left out: what makes two claims copies."""
         return " ".join(t.lower_ for t in self.tokens() if not (t.is_punct or t.is_space))

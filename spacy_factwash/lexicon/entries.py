@@ -18,7 +18,9 @@ lists may carry a ``value``: what the words mean to a check (a direction
 
 Entries added at run time (``CueComponent.add_entries``) are validated as
 these lines are and carry provenance ``{"source": "user"}``. A malformed
-entry is refused with its file and line (or its place in the list given).
+entry is refused with its file and line (or its place in the list given), and
+so is one holding a lone surrogate (a JSON escape such as ``"\\ud800"`` that
+decodes to no character): it could be neither matched as text nor saved.
 """
 
 import json
@@ -29,6 +31,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from spacy.schemas import validate_token_pattern
 
 from ..errors import FactwashError
+from ..io.textfile import surrogate_problem
 
 ROLES = ("cue", "exclusion")
 SOURCE_SIDES = ("before", "after")
@@ -146,6 +149,9 @@ def _entry_from_dict(raw: Any, at: str, label: str) -> Entry:
     entry_id, entry_label = raw["id"], raw["label"]
     if not isinstance(entry_id, str) or not entry_id.startswith(label.lower() + ":"):
         raise LexiconError(f"{at}: id must be a string starting with '{label.lower()}:', got {entry_id!r}")
+    problem = surrogate_problem(raw, "the entry")
+    if problem:  # a JSON escape such as "\ud800" decodes to no character: it can be neither matched nor saved
+        raise LexiconError(f"{at}: entry {entry_id!r}: {problem}")
     if entry_label != label:
         raise LexiconError(f"{at}: label {entry_label!r} does not belong in this file (expected {label!r})")
     role = raw.get("role", "cue")

@@ -6,7 +6,9 @@ import shutil
 import pytest
 import spacy
 
-from spacy_factwash.lexicon.frozen import CLASS_FILES, LexiconError, freeze, load_lexicons, packaged_lexicon_dir
+from spacy_factwash.lexicon.frozen import (CLASS_FILES, LexiconError, freeze, freeze_set, load_lexicons, load_set,
+                                           packaged_lexicon_dir)
+from spacy_factwash.lexicon.sets import SETS
 
 
 @pytest.fixture
@@ -102,6 +104,23 @@ def test_missing_manifest_and_missing_file_are_named(lexicon_copy):
     (lexicon_copy / "manifest.json").unlink()
     with pytest.raises(LexiconError, match=r"manifest\.json: lexicon manifest not found"):
         load_lexicons(lexicon_copy)
+
+
+@pytest.mark.parametrize("path,said", [
+    (123, "the set's folder must be a path, got int"),
+    (b"lexicons", "the set's folder must be a path, got bytes"),
+    (["lexicons"], "the set's folder must be a path, got list"),
+    (float("nan"), "the set's folder must be a path, got float"),
+    ("lexicons\udc80", "the folder path holds a lone surrogate (\\udc80) at character 8, which is not text"),
+])
+def test_a_folder_that_is_not_a_path_is_refused_in_one_coded_line(path, said):
+    """Each but the last ended in pathlib's TypeError; the last named a missing manifest at a path that is not text."""
+    calls = [("load_lexicons", lambda: load_lexicons(path)), ("load_set", lambda: load_set(SETS["strength"], path)),
+             ("freeze", lambda: freeze(path, "9.9.9")), ("freeze", lambda: freeze_set(path, "9.9.9", "cues"))]
+    for name, call in calls:
+        with pytest.raises(LexiconError) as refused:
+            call()
+        assert str(refused.value) == f"[E001] {name}: {said}"
 
 
 def test_a_broken_manifest_is_named(lexicon_copy):

@@ -21,12 +21,14 @@ A component saves the sets it holds with the pipeline, byte for byte
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..data import data_places
 from ..io.outputs import write_text
+from ..io.textfile import surrogate_problem
 from .entries import Entry, LexiconError, jsonl_lines, parse_entries, unique_entry, user_entries, user_entry
 from .sets import CLASS_FILES, CUES, LABELS, SETS, SetKind
 
@@ -115,6 +117,18 @@ def sha256(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def _set_folder(path: Any, where: str) -> Path:
+    """The folder a set is read from or frozen in, as a Path; refused in one line, naming the call ``where``, when
+    it is not a path (a number, bytes, a list) or holds a lone surrogate."""
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str):
+        raise LexiconError(f"{where}: the set's folder must be a path, got {type(path).__name__}")
+    problem = surrogate_problem(text, "the folder path")
+    if problem:
+        raise LexiconError(f"{where}: {problem}")
+    return Path(path)
+
+
 def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = True,
                   class_files: Mapping[str, str] = CLASS_FILES, data_files: Sequence[str] = ()) -> LexiconSet:
     """Read and verify a lexicon folder (the packaged cue lexicons when ``path`` is None).
@@ -125,7 +139,7 @@ def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = Tru
     claim-strength set's certainty scale): frozen and verified the same way,
     and carried in ``LexiconSet.files``.
     """
-    folder = Path(path) if path is not None else packaged_lexicon_dir()
+    folder = _set_folder(path, "load_lexicons") if path is not None else packaged_lexicon_dir()
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
         raise LexiconError(f"{manifest_path}: lexicon manifest not found")
@@ -220,7 +234,7 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
     The set is read as a load reads it first (the user entries of ``user.jsonl`` too, when the folder has
     them), so a malformed list or a duplicate id can never be frozen.
     """
-    folder = Path(path)
+    folder = _set_folder(path, "freeze")
     user = (USER_FILE,) if (folder / USER_FILE).is_file() else ()
     files = {name: _read(folder, name) for name in (*class_files, *data_files, *user)}
     manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
@@ -232,7 +246,7 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
 
 def load_set(kind: SetKind, path: Optional[Union[str, Path]] = None, *, verify: bool = True) -> LexiconSet:
     """Read and verify a set of this kind from ``path`` (the packaged set when None)."""
-    folder = Path(path) if path is not None else packaged_folder(kind)
+    folder = _set_folder(path, "load_set") if path is not None else packaged_folder(kind)
     return load_lexicons(folder, verify=verify, class_files=kind.class_files, data_files=kind.data_files)
 
 

@@ -214,12 +214,10 @@ def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, revi
     witness may lower a verdict, never raise it. An ``AsyncMemory`` gets an ``AsyncGatedMemory``, whose writes
     are awaited.
     """
-    from .memory.database import default_database_path
     from .memory.mem0 import gated_class
 
     if not callable(getattr(memory, "add", None)) or not hasattr(memory, "llm"):
         raise TypeError(f"wrap: memory must be a mem0 Memory or AsyncMemory, got {type(memory).__name__}")
-    database = default_database_path() if database is None else database
     return gated_class(memory)(memory, default_gate(), audit_log, policy, fixer, review, database)
 
 

@@ -20,7 +20,8 @@ A number written as a program prints one is a number too (spaCy's
 and the non-finite forms ("NaN", "inf", "-Infinity"). A number the gate
 cannot read as a finite float (one that overflows, "1e999"; one that
 underflows to zero, "1e-400"; a NaN or an infinity; a numeral longer than
-``MAX_NUMERAL`` characters, which quantulum3 is never given) is kept as
+``MAX_NUMERAL`` characters, which quantulum3 is never given; a printed
+number quantulum3 reads nothing of, "1e303 million") is kept as
 an *unreadable* quantity: its value is NaN, it equals only an unreadable
 quantity written the same, and so it never lets another number pass.
 """
@@ -220,8 +221,8 @@ def _unreadable(token: Token) -> Optional[Tuple[int, int]]:
 
 
 def _unread(span: Span, token: Token, at: Tuple[int, int]) -> Quantity:
-    """The unreadable quantity of a number quantulum3 read nothing of ("NaN", "1e999 million"), with the unit
-    word right after it ("NaN km")."""
+    """The unreadable quantity of a number quantulum3 read nothing of ("NaN", "1e303 million"), with the unit word
+    right after it ("NaN km")."""
     start, end = at
     after = token.nbor(1) if token.i + 1 < span.end else None
     if end == token.idx + len(token.text) and after is not None and after.lower in unit_hashes():
@@ -276,8 +277,8 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
                 continue
             found[(start, end, value)] = Quantity(value, code or unit, "currency" if code else entity, surface, start,
                                                   end, dimension, base, ranged, path)
-        if unreadable and not read:
-            unread = _unread(span, token, unreadable)
+        if not read and (unreadable or not token.like_num):  # a printed number quantulum3 read nothing of: unreadable
+            unread = _unread(span, token, unreadable or _printed(token))
             if not any(q.start_char < unread.end_char and unread.start_char < q.end_char for q in found.values()):
                 found[(unread.start_char, unread.end_char, unread.value)] = unread
     return tuple(sorted(found.values(), key=lambda q: (q.start_char, -math.inf if q.value != q.value else q.value)))

@@ -80,6 +80,11 @@ def test_refreezing_accepts_the_edit_under_the_new_version(lexicon_copy):
         ('{"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": "seed"}', r"provenance must be"),
         ('{"id": "hedge:might", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed"}}',
          r"duplicate entry id"),
+        ('{"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed", "w": NaN}}',
+         r"invalid JSON \(NaN is not a JSON value\)"),
+        ("[" * 100_000 + "]" * 100_000, r"invalid JSON \(nested too deeply to read\)"),  # a RecursionError before
+        ('{"id": "hedge:a\\ud800", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed"}}',
+         r"entry 'hedge:a\\ud800': 'id' holds a lone surrogate"),
     ],
 )
 def test_a_malformed_line_is_named_by_file_and_line(lexicon_copy, line, message):
@@ -127,6 +132,18 @@ def test_a_broken_manifest_is_named(lexicon_copy):
     (lexicon_copy / "manifest.json").write_text("{}", encoding="utf8")
     with pytest.raises(LexiconError, match=r"manifest\.json: manifest needs a string 'version'"):
         load_lexicons(lexicon_copy)
+    (lexicon_copy / "manifest.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf8")
+    with pytest.raises(LexiconError, match=r"manifest\.json: not valid JSON \(nested too deeply to read\)"):
+        load_lexicons(lexicon_copy)
+
+
+def test_a_version_that_is_not_text_is_never_frozen(lexicon_copy):
+    """A version holding a lone surrogate (`freeze-lexicons --version` given a byte that is not UTF-8) was frozen,
+    and every report naming it then ended `gate` in a UnicodeEncodeError."""
+    before = (lexicon_copy / "manifest.json").read_bytes()
+    with pytest.raises(LexiconError, match=r"manifest\.json: its version holds a lone surrogate \(\\udcff\)"):
+        freeze(lexicon_copy, "1.0\udcff")
+    assert (lexicon_copy / "manifest.json").read_bytes() == before
 
 
 def test_lexicons_are_loaded_once_per_component_not_per_document(nlp, monkeypatch):

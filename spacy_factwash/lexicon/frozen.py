@@ -28,6 +28,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..data import data_places
 from ..io.outputs import write_text
+from ..io.strict_json import loads
 from ..io.textfile import surrogate_problem
 from .entries import Entry, LexiconError, jsonl_lines, parse_entries, unique_entry, user_entries, user_entry
 from .sets import CLASS_FILES, CUES, LABELS, SETS, SetKind
@@ -195,10 +196,11 @@ def _read(folder: Path, name: str) -> bytes:
 
 
 def decode_json(data: bytes, where: str) -> Any:
-    """A JSON file of a set, decoded; a clear error naming it when it is not JSON."""
+    """A JSON file of a set, decoded; a clear error naming it when it is not standard JSON (NaN, nested too
+    deeply)."""
     try:
-        return json.loads(data.decode("utf8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        return loads(data.decode("utf8"))
+    except ValueError as err:  # not UTF-8, not JSON, NaN, nested too deeply
         raise LexiconError(f"{where}: not valid JSON ({err})") from None
 
 
@@ -207,6 +209,9 @@ def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
     manifest = decode_json(data, where)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("version"), str):
         raise LexiconError(f"{where}: manifest needs a string 'version'")
+    problem = surrogate_problem(manifest["version"], "its version")  # a report names the version: it must be text
+    if problem:
+        raise LexiconError(f"{where}: {problem}")
     if not isinstance(manifest.get("files"), dict):
         raise LexiconError(f"{where}: manifest needs a 'files' object of sha256 digests")
     return manifest

@@ -143,11 +143,17 @@ def inspect(source: str, memory: str, *, review=None, nlp: Optional[Language] = 
     ``spacy_factwash.llm.review.Review.build(witness=True)``. A text longer than the pipeline's ``max_length``
     is a ``TextTooLong``.
     """
+    return _report(source, memory, review, nlp, "inspect")
+
+
+def _report(source: str, memory: str, review, nlp: Optional[Language], function: str) -> "Report":
+    """The report of ``inspect`` and ``check``, their arguments checked first; an error names ``function``, the
+    one that was called."""
     gate = gate_of(nlp)
     for name, value in (("source", source), ("memory", memory)):
-        checked_text(value, gate.nlp.max_length, name, "inspect")
+        checked_text(value, gate.nlp.max_length, name, function)
     if review is not None and not callable(review):
-        raise TypeError(f"inspect: review must be callable (review(report, source_doc, memory_doc)), got "
+        raise TypeError(f"{function}: review must be callable (review(report, source_doc, memory_doc)), got "
                         f"{type(review).__name__}")
     return gate.check(source, memory, review)
 
@@ -164,8 +170,9 @@ def default_gate() -> Gate:
 
 
 def check(source: str, memory: str, *, nlp: Optional[Language] = None) -> str:
-    """The gate: the verdict alone ("pass", "rewrite", "reject" or "uncheckable"), on ``nlp`` when given."""
-    return inspect(source, memory, nlp=nlp).verdict
+    """The gate: the verdict alone ("pass", "rewrite", "reject" or "uncheckable"), on ``nlp`` when given (a text
+    ``inspect`` refuses is refused the same way, in an error naming ``check``)."""
+    return _report(source, memory, None, nlp, "check").verdict
 
 
 @lru_cache(maxsize=1)
@@ -214,12 +221,10 @@ def wrap(memory, policy=None, audit_log="factwash_audit.jsonl", fixer=None, revi
     witness may lower a verdict, never raise it. An ``AsyncMemory`` gets an ``AsyncGatedMemory``, whose writes
     are awaited.
     """
-    from .memory.database import default_database_path
     from .memory.mem0 import gated_class
 
     if not callable(getattr(memory, "add", None)) or not hasattr(memory, "llm"):
         raise TypeError(f"wrap: memory must be a mem0 Memory or AsyncMemory, got {type(memory).__name__}")
-    database = default_database_path() if database is None else database
     return gated_class(memory)(memory, default_gate(), audit_log, policy, fixer, review, database)
 
 

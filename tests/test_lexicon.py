@@ -6,7 +6,9 @@ import shutil
 import pytest
 import spacy
 
-from spacy_factwash.lexicon.frozen import CLASS_FILES, LexiconError, freeze, load_lexicons, packaged_lexicon_dir
+from spacy_factwash.lexicon.frozen import (CLASS_FILES, LexiconError, freeze, freeze_set, load_lexicons, load_set,
+                                           packaged_lexicon_dir)
+from spacy_factwash.lexicon.sets import SETS
 
 
 @pytest.fixture
@@ -78,6 +80,11 @@ def test_refreezing_accepts_the_edit_under_the_new_version(lexicon_copy):
         ('{"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": "seed"}', r"provenance must be"),
         ('{"id": "hedge:might", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed"}}',
          r"duplicate entry id"),
+        ('{"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed", "w": NaN}}',
+         r"invalid JSON \(NaN is not a JSON value\)"),
+        ("[" * 100_000 + "]" * 100_000, r"invalid JSON \(nested too deeply to read\)"),  # a RecursionError before
+        ('{"id": "hedge:a\\ud800", "label": "HEDGE", "pattern": "a", "provenance": {"source": "seed"}}',
+         r"entry 'hedge:a\\ud800': 'id' holds a lone surrogate"),
     ],
 )
 def test_a_malformed_line_is_named_by_file_and_line(lexicon_copy, line, message):
@@ -104,10 +111,39 @@ def test_missing_manifest_and_missing_file_are_named(lexicon_copy):
         load_lexicons(lexicon_copy)
 
 
+@pytest.mark.parametrize("path,said", [
+    (123, "the set's folder must be a path, got int"),
+    (b"lexicons", "the set's folder must be a path, got bytes"),
+    (["lexicons"], "the set's folder must be a path, got list"),
+    (float("nan"), "the set's folder must be a path, got float"),
+    ("lexicons\udc80", "the folder path holds a lone surrogate (\\udc80) at character 8, which is not text"),
+])
+def test_a_folder_that_is_not_a_path_is_refused_in_one_coded_line(path, said):
+    """Each but the last ended in pathlib's TypeError; the last named a missing manifest at a path that is not text."""
+    calls = [("load_lexicons", lambda: load_lexicons(path)), ("load_set", lambda: load_set(SETS["strength"], path)),
+             ("freeze", lambda: freeze(path, "9.9.9")), ("freeze", lambda: freeze_set(path, "9.9.9", "cues"))]
+    for name, call in calls:
+        with pytest.raises(LexiconError) as refused:
+            call()
+        assert str(refused.value) == f"[E001] {name}: {said}"
+
+
 def test_a_broken_manifest_is_named(lexicon_copy):
     (lexicon_copy / "manifest.json").write_text("{}", encoding="utf8")
     with pytest.raises(LexiconError, match=r"manifest\.json: manifest needs a string 'version'"):
         load_lexicons(lexicon_copy)
+    (lexicon_copy / "manifest.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf8")
+    with pytest.raises(LexiconError, match=r"manifest\.json: not valid JSON \(nested too deeply to read\)"):
+        load_lexicons(lexicon_copy)
+
+
+def test_a_version_that_is_not_text_is_never_frozen(lexicon_copy):
+    """A version holding a lone surrogate (`freeze-lexicons --version` given a byte that is not UTF-8) was frozen,
+    and every report naming it then ended `gate` in a UnicodeEncodeError."""
+    before = (lexicon_copy / "manifest.json").read_bytes()
+    with pytest.raises(LexiconError, match=r"manifest\.json: its version holds a lone surrogate \(\\udcff\)"):
+        freeze(lexicon_copy, "1.0\udcff")
+    assert (lexicon_copy / "manifest.json").read_bytes() == before
 
 
 def test_lexicons_are_loaded_once_per_component_not_per_document(nlp, monkeypatch):

@@ -184,6 +184,10 @@ REFUSED = [
     {"id": "hedge:a", "label": "HEDGE", "role": "maybe", "pattern": "a"},
     {"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": "user"},
     {"id": "hedge:a", "label": "HEDGE", "pattern": "a", "value": 3},
+    # a lone surrogate (a JSON escape decoding to no character) in a pattern, an id or a key: not text
+    {"id": "hedge:a", "label": "HEDGE", "pattern": [{"LOWER": "zorp\ud800"}]},
+    {"id": "hedge:a\udc80", "label": "HEDGE", "pattern": "a"},
+    {"id": "hedge:a", "label": "HEDGE", "pattern": "a", "provenance": {"source": "user", "note\ud800": "x"}},
 ]
 
 
@@ -204,6 +208,18 @@ def test_add_entries_refuses_what_a_lexicon_file_refuses_in_the_same_words(raw, 
     assert "hedge:iffy" not in cues.lexicons.by_id  # nothing of a refused call is kept
 
 
+def _nested(depth):
+    """A dict nested ``depth`` levels deep, built without recursion."""
+    top = inner = {}
+    for _ in range(depth):
+        inner["a"] = {}
+        inner = inner["a"]
+    return top
+
+
+DEEP = _nested(100_000)
+
+
 @pytest.mark.parametrize("entries,message", [
     ([{"id": "hedge:might", "label": "HEDGE", "pattern": "mebbe"}], r"add_entries\[1\]: duplicate entry id "
                                                                        r"'hedge:might' \(first at .*hedge\.jsonl:\d+\)"),
@@ -212,6 +228,16 @@ def test_add_entries_refuses_what_a_lexicon_file_refuses_in_the_same_words(raw, 
     ([{**IFFY, "provenance": {"source": "seed"}}], r"add_entries\[1\]: an added entry's provenance source is 'user'"),
     (IFFY, r"add_entries: entries must be a list of entry objects, got dict"),
     (7, r"add_entries: entries must be a list of entry objects, got int"),
+    ([{**IFFY, "pattern": [{"LOWER": "zorp\ud800"}]}],
+     r"^\[E001\] add_entries\[1\]: entry 'hedge:iffy': 'LOWER' holds a lone surrogate \(\\ud800\) at character 4"),
+
+    # what no line of JSON holds (each ended in a ValueError, TypeError or RecursionError when the set was saved)
+    ([{**IFFY, "provenance": {"source": "user", "weight": float("nan")}}],
+     r"add_entries\[1\]: entry 'hedge:iffy' holds a value JSON has not \(Out of range float"),
+    ([{**IFFY, "provenance": {"source": "user", "by": object()}}],
+     r"add_entries\[1\]: entry 'hedge:iffy' holds a value JSON has not \(Object of type object"),
+    ([{**IFFY, "provenance": {"source": "user", "deep": DEEP}}], r"add_entries\[1\]: entry 'hedge:iffy' is nested too "
+                                                                   r"deeply to save"),
 ])
 def test_add_entries_names_each_refused_entry(entries, message):
     cues = spacy.blank("en").add_pipe("factwash_cues")

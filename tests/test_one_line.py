@@ -57,6 +57,8 @@ def test_a_text_over_max_length_is_the_packages_one_line_error_at_every_entry_po
     limit = spacy_factwash.default_pipeline().max_length
     long = "a " * (limit // 2 + 1)
     assert "[E031] inspect: memory of" in str(pytest.raises(FactwashError, spacy_factwash.inspect, "a.", long).value)
+    refused = pytest.raises(FactwashError, spacy_factwash.check, long, "a.").value  # it said "inspect:"
+    assert str(refused).startswith("[E031] check: source of")
     assert "[E031] version 1 of" in str(pytest.raises(FactwashError, spacy_factwash.drift, ["a.", long]).value)
     own = spacy.blank("en")
     own.add_pipe("sentencizer")
@@ -89,6 +91,7 @@ CALLS = {  # a call with an argument of the wrong kind -> what its one line name
     "inspect review str": (lambda: spacy_factwash.inspect("Someone said Alice came.", "Alice came.", review="witness"),
                            "inspect: review must be callable"),
     "inspect nlp str": (lambda: spacy_factwash.inspect("a", "b", nlp="x"), "a gate needs a spaCy pipeline, got str"),
+    "check source int": (lambda: spacy_factwash.check(5, "b"), "check: source must be a str, got int"),
 }
 
 

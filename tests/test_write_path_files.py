@@ -78,6 +78,31 @@ def test_the_review_database_is_in_the_user_data_folder_unless_given(tmp_path, s
     assert "this is the default" in missing.output
 
 
+@pytest.mark.parametrize("asynchronous", [False, True])
+def test_a_wrapper_built_directly_keeps_its_database_in_the_user_data_folder_too(tmp_path, stub, data_home,
+                                                                                 asynchronous):
+    """GatedMemory and AsyncGatedMemory (and the Decisions under them) built without wrap() still wrote
+    factwash.sqlite into the working folder: the default lives where the database is opened now, the same as
+    wrap()'s."""
+    from spacy_factwash.api import default_gate
+    from spacy_factwash.memory.mem0 import gated_class
+
+    memory = new_memory(tmp_path, stub.url, f"direct-{asynchronous}", asynchronous=asynchronous)
+    wrapped = gated_class(memory)(memory, default_gate(), tmp_path / "audit.jsonl")
+    assert type(wrapped).__name__ == ("AsyncGatedMemory" if asynchronous else "GatedMemory")
+    assert wrapped.database.path == data_home / "factwash.sqlite" and data_home.joinpath("factwash.sqlite").is_file()
+    assert list((tmp_path / "work").iterdir()) == []
+
+
+def test_the_decisions_built_directly_keep_their_database_in_the_user_data_folder(tmp_path, data_home):
+    from spacy_factwash.api import default_gate
+    from spacy_factwash.memory.mem0.decisions import Decisions
+
+    decisions = Decisions(default_gate(), tmp_path / "audit.jsonl", {})
+    assert decisions.database.path == data_home / "factwash.sqlite"
+    assert list((tmp_path / "work").iterdir()) == []
+
+
 def test_a_review_id_beyond_sqlite_integers_is_no_such_fact(tmp_path):
     database = tmp_path / "db.sqlite"
     ReviewQueue(Database(database)).hold("d1", "add", "add", "Someone said so.", "It is so.", "rewrite", "r", None,

@@ -18,7 +18,11 @@ lists may carry a ``value``: what the words mean to a check (a direction
 
 Entries added at run time (``CueComponent.add_entries``) are validated as
 these lines are and carry provenance ``{"source": "user"}``. A malformed
-entry is refused with its file and line (or its place in the list given).
+entry is refused with its file and line (or its place in the list given), and
+so is one holding a lone surrogate (a JSON escape such as ``"\\ud800"`` that
+decodes to no character) or anything standard JSON has not (NaN, an object
+that is not JSON, nesting too deep to write): it could be neither matched as
+text nor saved.
 """
 
 import json
@@ -29,6 +33,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from spacy.schemas import validate_token_pattern
 
 from ..errors import FactwashError
+from ..io.strict_json import dumps, loads
+from ..io.textfile import surrogate_problem
 
 ROLES = ("cue", "exclusion")
 SOURCE_SIDES = ("before", "after")
@@ -98,9 +104,12 @@ def jsonl_lines(data: bytes, where: str) -> Iterable[Tuple[str, Any]]:
             continue
         at = f"{where}:{number}"
         try:
-            yield at, json.loads(line)
+            value = loads(line)
         except json.JSONDecodeError as err:
             raise LexiconError(f"{at}: invalid JSON ({err.msg})") from None
+        except ValueError as err:  # NaN, a number too large for a float, nested too deeply
+            raise LexiconError(f"{at}: invalid JSON ({err})") from None
+        yield at, value
 
 
 def parse_entries(data: bytes, where: str, label: str) -> Iterable[Entry]:
@@ -146,6 +155,7 @@ def _entry_from_dict(raw: Any, at: str, label: str) -> Entry:
     entry_id, entry_label = raw["id"], raw["label"]
     if not isinstance(entry_id, str) or not entry_id.startswith(label.lower() + ":"):
         raise LexiconError(f"{at}: id must be a string starting with '{label.lower()}:', got {entry_id!r}")
+    _check_storable(raw, at, entry_id)
     if entry_label != label:
         raise LexiconError(f"{at}: label {entry_label!r} does not belong in this file (expected {label!r})")
     role = raw.get("role", "cue")
@@ -161,6 +171,21 @@ def _entry_from_dict(raw: Any, at: str, label: str) -> Entry:
     if value is not None and (not isinstance(value, str) or not value):
         raise LexiconError(f"{at}: value must be a non-empty string, got {value!r}")
     return Entry(entry_id, label, _check_pattern(raw["pattern"], at), role, provenance, at, source_side, value)
+
+
+def _check_storable(raw: Dict[str, Any], at: str, entry_id: str) -> None:
+    """Refuse an entry that cannot be matched as text or saved as a line of JSON: one holding a lone surrogate (a
+    JSON escape such as "\ud800" decodes to no character), a value standard JSON has not (NaN, an object), or
+    nesting too deep to write."""
+    problem = surrogate_problem(raw, "the entry")
+    if problem:
+        raise LexiconError(f"{at}: entry {entry_id!r}: {problem}")
+    try:
+        dumps(raw)
+    except RecursionError:
+        raise LexiconError(f"{at}: entry {entry_id!r} is nested too deeply to save") from None
+    except (TypeError, ValueError) as err:
+        raise LexiconError(f"{at}: entry {entry_id!r} holds a value JSON has not ({err})") from None
 
 
 def _check_pattern(pattern: Any, at: str):

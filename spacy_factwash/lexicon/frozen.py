@@ -21,12 +21,15 @@ A component saves the sets it holds with the pipeline, byte for byte
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ..data import data_places
 from ..io.outputs import write_text
+from ..io.strict_json import loads
+from ..io.textfile import surrogate_problem
 from .entries import Entry, LexiconError, jsonl_lines, parse_entries, unique_entry, user_entries, user_entry
 from .sets import CLASS_FILES, CUES, LABELS, SETS, SetKind
 
@@ -115,6 +118,18 @@ def sha256(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def _set_folder(path: Any, where: str) -> Path:
+    """The folder a set is read from or frozen in, as a Path; refused in one line, naming the call ``where``, when
+    it is not a path (a number, bytes, a list) or holds a lone surrogate."""
+    text = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(text, str):
+        raise LexiconError(f"{where}: the set's folder must be a path, got {type(path).__name__}")
+    problem = surrogate_problem(text, "the folder path")
+    if problem:
+        raise LexiconError(f"{where}: {problem}")
+    return Path(path)
+
+
 def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = True,
                   class_files: Mapping[str, str] = CLASS_FILES, data_files: Sequence[str] = ()) -> LexiconSet:
     """Read and verify a lexicon folder (the packaged cue lexicons when ``path`` is None).
@@ -125,7 +140,7 @@ def load_lexicons(path: Optional[Union[str, Path]] = None, *, verify: bool = Tru
     claim-strength set's certainty scale): frozen and verified the same way,
     and carried in ``LexiconSet.files``.
     """
-    folder = Path(path) if path is not None else packaged_lexicon_dir()
+    folder = _set_folder(path, "load_lexicons") if path is not None else packaged_lexicon_dir()
     manifest_path = folder / MANIFEST
     if not manifest_path.is_file():
         raise LexiconError(f"{manifest_path}: lexicon manifest not found")
@@ -181,10 +196,11 @@ def _read(folder: Path, name: str) -> bytes:
 
 
 def decode_json(data: bytes, where: str) -> Any:
-    """A JSON file of a set, decoded; a clear error naming it when it is not JSON."""
+    """A JSON file of a set, decoded; a clear error naming it when it is not standard JSON (NaN, nested too
+    deeply)."""
     try:
-        return json.loads(data.decode("utf8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        return loads(data.decode("utf8"))
+    except ValueError as err:  # not UTF-8, not JSON, NaN, nested too deeply
         raise LexiconError(f"{where}: not valid JSON ({err})") from None
 
 
@@ -193,6 +209,9 @@ def _parse_manifest(data: bytes, where: str) -> Dict[str, Any]:
     manifest = decode_json(data, where)
     if not isinstance(manifest, dict) or not isinstance(manifest.get("version"), str):
         raise LexiconError(f"{where}: manifest needs a string 'version'")
+    problem = surrogate_problem(manifest["version"], "its version")  # a report names the version: it must be text
+    if problem:
+        raise LexiconError(f"{where}: {problem}")
     if not isinstance(manifest.get("files"), dict):
         raise LexiconError(f"{where}: manifest needs a 'files' object of sha256 digests")
     return manifest
@@ -220,7 +239,7 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
     The set is read as a load reads it first (the user entries of ``user.jsonl`` too, when the folder has
     them), so a malformed list or a duplicate id can never be frozen.
     """
-    folder = Path(path)
+    folder = _set_folder(path, "freeze")
     user = (USER_FILE,) if (folder / USER_FILE).is_file() else ()
     files = {name: _read(folder, name) for name in (*class_files, *data_files, *user)}
     manifest = {"version": version, "files": {name: sha256(data) for name, data in files.items()}}
@@ -232,7 +251,7 @@ def freeze(path: Union[str, Path], version: str, class_files: Mapping[str, str] 
 
 def load_set(kind: SetKind, path: Optional[Union[str, Path]] = None, *, verify: bool = True) -> LexiconSet:
     """Read and verify a set of this kind from ``path`` (the packaged set when None)."""
-    folder = Path(path) if path is not None else packaged_folder(kind)
+    folder = _set_folder(path, "load_set") if path is not None else packaged_folder(kind)
     return load_lexicons(folder, verify=verify, class_files=kind.class_files, data_files=kind.data_files)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Dict, Generator, List, Mapping, Optional, Union
 
 from ..audit import AuditLog
-from ..database import Database
+from ..database import Database, default_database_path
 from ..provenance import Item, SQLiteStore, Verification
 from ..queue import ReviewQueue
 from .context import ROLE_FIELD, TurnReview, checked_fields, read_context
@@ -93,17 +93,18 @@ Steps = Generator[Op, Any, Any]  # the steps of one write: the mem0 calls to mak
 
 class Decisions:
     """The gate, the policy, the audit log, the review queue and the provenance a wrapper's writes share; makes
-    each decision and writes its records."""
+    each decision and writes its records. Without a ``database``, the review queue and the provenance are in the
+    user's data folder's ``factwash.sqlite`` (``default_database_path``), never the working folder."""
 
     def __init__(self, gate, audit_log: Union[str, Path], policy: Dict[str, str], fixer=None, review=None,
-                 database: Union[str, Path] = "factwash.sqlite") -> None:
+                 database: Optional[Union[str, Path]] = None) -> None:
         self.policy = policy
         self.gate = gate
         self.fixer = fixer
         self.review = review
         self.audit = AuditLog(audit_log)
         self.audit_log = self.audit.path
-        self.database = Database(database)
+        self.database = Database(default_database_path() if database is None else database)
         self.queue = ReviewQueue(self.database)
         self.provenance = SQLiteStore(self.database)
         self._exclusive = threading.Lock()  # the spaCy pipeline and the model components are not thread-safe

@@ -37,7 +37,7 @@ class _GatedWrites(RecoveringWrites):
     """What the sync and async wrappers share: the wrapped Memory, its LLM hooked, and every gated write."""
 
     def __init__(self, memory, gate, audit_log: Union[str, Path], policy: Optional[Mapping[str, str]] = None,
-                 fixer=None, review=None, database: Union[str, Path] = "factwash.sqlite") -> None:
+                 fixer=None, review=None, database: Optional[Union[str, Path]] = None) -> None:
         checked = checked_policy(policy)
         if isinstance(memory.llm, GatedLLM):
             raise ValueError("this Memory is already wrapped: wrap it once and share the wrapper")

@@ -20,6 +20,9 @@ Values are searched in the source claim's whole sentence (a memory may cut a
 sentence into claims differently), but a value must stay with its noun.
 Numbers that are times (inside a TEMPORAL cue, or a year after a time word)
 are left to ``times.py``.
+A number the gate cannot read as a finite one ("1e999 km", "NaN":
+``values/quantities.py``) matches only the same number written the same way,
+so a memory stating another number beside it is a ``changed_value``.
 """
 
 import re
@@ -49,9 +52,16 @@ class Value:
     soft: bool = False  # a fraction word ("a quarter"): it can match a value, never stands as one alone
 
     def describe(self) -> Dict[str, object]:
+        """The value as a change's evidence gives it (``value`` None for one the gate cannot read as a number)."""
         q = self.quantity
-        return {"value": q.value, "unit": q.unit, "surface": q.surface, "start_char": q.start_char,
-                "end_char": q.end_char}
+        return {"value": q.value if q.readable else None, "unit": q.unit, "surface": q.surface,
+                "start_char": q.start_char, "end_char": q.end_char}
+
+
+def _quoted(values: Sequence[Value]) -> str:
+    """The values as a message quotes them, each the gate cannot read as a finite number said to be so."""
+    return ", ".join(repr(v.quantity.surface) + ("" if v.quantity.readable else " (no finite number the gate reads)")
+                     for v in values)
 
 
 def is_time(times: Sequence[Span], quantity: Quantity, sentence: Span) -> bool:
@@ -192,16 +202,15 @@ def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:
             return [pair.change("changed_unit", f"the memory keeps the value but says {q.unit} ({q.surface!r}) where "
                                 f"the source says {s.unit} ({s.surface!r})", values=described)]
         also = f" (the source gives {q.surface!r} in another sentence)" if elsewhere else ""
-        return [pair.change("changed_value", f"the memory says {q.surface!r}; the aligned source sentence says "
-                            f"{', '.join(repr(s.quantity.surface) for s in pool)}{also}", values=described)]
+        return [pair.change("changed_value", f"the memory says {_quoted([value])}; the aligned source sentence says "
+                            f"{_quoted(pool)}{also}", values=described)]
     changes = []
     if value.noun is not None:
         counted = [s for s in pool if s.noun == value.noun]
         if counted and not any(same_quantity(s.quantity, q, approximate="about" in (value.bound, s.bound))
                                for s in counted):
-            return [pair.change("changed_value", f"the memory gives {q.surface!r} for what the source counts as "
-                                f"{', '.join(repr(s.quantity.surface) for s in counted)}: a value moved to "
-                                "another noun", values=described)]
+            return [pair.change("changed_value", f"the memory gives {_quoted([value])} for what the source counts as "
+                                f"{_quoted(counted)}: a value moved to another noun", values=described)]
     source = _closest(same, pair.source, value)
     changes += _bounds(pair, value, source, pool, described)
     if _only_binary(source.quantity, q):

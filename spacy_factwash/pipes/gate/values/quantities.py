@@ -14,19 +14,30 @@ Each value is then
 - bound to the noun it counts ("2 *servers*", "8 *disks*");
 - given the bound or approximator before it ("at least", "up to", "about",
   from the gate's word lists) and whether it is one end of a range.
+
+A number written as a program prints one is a number too (spaCy's
+``like_num`` leaves it out): scientific notation ("1.5e3 km" is 1,500 km)
+and the non-finite forms ("NaN", "inf", "-Infinity"). A number the gate
+cannot read as a finite float (one that overflows, "1e999"; one that
+underflows to zero, "1e-400"; a NaN or an infinity; a numeral longer than
+``MAX_NUMERAL`` characters, which quantulum3 is never given; a printed
+number quantulum3 reads nothing of, "1e303 million") is kept as
+an *unreadable* quantity: its value is NaN, it equals only an unreadable
+quantity written the same, and so it never lets another number pass.
 """
 
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from spacy.strings import get_string_id
-from spacy.tokens import Span
+from spacy.tokens import Span, Token
 
 from ....lexicon.sets import UNITS_FILE, VALUES
 from ....lexicon.tables import table_json
-from .quantulum import Reading, read_values
+from .quantulum import LONG_NUMERAL, MAX_NUMERAL, Reading, read_values
 
 DIMENSIONLESS = "dimensionless"
 BEFORE, AFTER = 3, 4  # tokens read on each side of a number
@@ -44,6 +55,11 @@ TRAILING_FUNCTION_WORD = re.compile(r"\s+(at|in|on|to|a|an|the|for|of|by|and|or|
 # ordinal: quantulum3 reads it as a fraction (0.25, "fourth" 0.25 too). A fraction is "a/one/three quarter(s)".
 PERIOD_QUARTER = re.compile(r"\b(?:(?:first|second|third|fourth|final|1st|2nd|3rd|4th)[\s-]+)?quarters?\b", re.IGNORECASE)
 FRACTION_BEFORE = re.compile(r"\b(?:a|one|three)[\s-]+$", re.IGNORECASE)
+# a number as a program prints one, inside a token ("~1e999", "NaN."): scientific notation, NaN and the infinities
+# (unsigned, "nan" and "Nan" are a grandmother and a name, "infinity" a word: none of them a number)
+PRINTED_NUMBER = re.compile(r"(?<![\w.,])(?:[+-]?(?:(?:\d[\d,]*(?:\.\d*)?|\.\d+)[eE][+-]?\d+|NaN|NAN|inf|Inf|INF)"
+                            r"|[+-](?:nan|infinity|Infinity|INFINITY))(?!\w)")
+EXPONENT_MARK = re.compile(r"(?<=\d)E(?=[+-]?\d)")  # quantulum3 reads "1.5e3" but not "1.5E3"
 
 
 @lru_cache(maxsize=1)
@@ -85,6 +101,12 @@ class Quantity:
     @property
     def has_unit(self) -> bool:
         return self.entity != DIMENSIONLESS
+
+    @property
+    def readable(self) -> bool:
+        """Whether the gate read the value as a finite number (``quantities`` gives one it cannot, in its own unit or
+        in the base unit, the value NaN): an unreadable one is compared by how it is written alone."""
+        return not math.isnan(self.value)
 
 
 def _values(quantity: Reading, text: str) -> Tuple[Tuple[float, bool, bool], ...]:
@@ -133,6 +155,7 @@ def _parse(text: str) -> Tuple[Tuple[float, str, str, str, int, int, bool, bool]
     """(value, unit, entity, surface, start, end, ranged, path) for each value quantulum3 finds in ``text``."""
     found = []
     original, text = text, _blank_period_quarters(RANGE_WORDS.sub(lambda m: m.group().lower(), text))  # same length
+    text = EXPONENT_MARK.sub("e", text)
     for quantity in read_values(text):
         value, unit, entity, surface, start, end = _read(quantity, original)
         for reading, ranged, path in _values(quantity, text):
@@ -152,13 +175,59 @@ def _blank_period_quarters(text: str) -> str:
 
 
 def number_windows(span: Span) -> List[Tuple[Span, Span]]:
-    """For every number-like token of the span, the window of a few tokens around it (with the token).
+    """For every number-like token of the span (``like_num``, or a number printed as a program prints one), the
+    window of a few tokens around it (with the token).
 
     Each number is read in a window of its own, not in one merged window: quantulum3 loses the second value of
     "between $5 and $10" when it reads both at once.
     """
-    return [(span.doc[max(span.start, token.i - BEFORE): min(span.end, token.i + AFTER + 1)], span.doc[token.i:token.i + 1])
-            for token in span if token.like_num]
+    windows = []
+    for token in span:
+        lower = token.lower_  # a printed number holds a digit and an "e", or "nan" or "inf": only such are searched
+        may_print = "e" in lower and "d" in token.shape_ or "nan" in lower or "inf" in lower
+        if token.like_num or may_print and _printed(token):
+            windows.append((span.doc[max(span.start, token.i - BEFORE): min(span.end, token.i + AFTER + 1)],
+                            span.doc[token.i:token.i + 1]))
+    return windows
+
+
+def _printed(token: Token) -> Optional[Tuple[int, int]]:
+    """Where, in its Doc's text, the token writes a number as a program prints one, with a sign spaCy split off it
+    ("+", "nan"); None when it writes none."""
+    found = PRINTED_NUMBER.search(token.text)
+    if found is not None:
+        return token.idx + found.start(), token.idx + found.end()
+    sign = token.nbor(-1) if token.i > 0 else None
+    if sign is None or sign.text not in ("+", "-") or sign.whitespace_:
+        return None
+    found = PRINTED_NUMBER.match(sign.text + token.text)
+    return None if found is None else (sign.idx + found.start(), sign.idx + found.end())
+
+
+def _unreadable(token: Token) -> Optional[Tuple[int, int]]:
+    """Where, in its Doc's text, the token writes a number the gate cannot read as a finite float; None when it
+    writes none. That is a numeral longer than ``MAX_NUMERAL`` characters (quantulum3 is never given one), or
+    one printed as a program prints it that overflows, is NaN or infinite, or is lost to zero ("1e999", "NaN",
+    "-inf", "1e-400")."""
+    if LONG_NUMERAL.search(token.text):
+        return token.idx, token.idx + len(token.text)
+    printed = _printed(token)
+    if printed is None:
+        return None
+    written = token.doc.text[printed[0]:printed[1]]
+    number = float(written.replace(",", ""))
+    lost = number == 0 and re.search("[1-9]", re.split("[eE]", written)[0]) is not None
+    return printed if lost or not math.isfinite(number) else None
+
+
+def _unread(span: Span, token: Token, at: Tuple[int, int]) -> Quantity:
+    """The unreadable quantity of a number quantulum3 read nothing of ("NaN", "1e303 million"), with the unit word
+    right after it ("NaN km")."""
+    start, end = at
+    after = token.nbor(1) if token.i + 1 < span.end else None
+    if end == token.idx + len(token.text) and after is not None and after.lower in unit_hashes():
+        end = after.idx + len(after.text)
+    return Quantity(math.nan, DIMENSIONLESS, DIMENSIONLESS, token.doc.text[start:end], start, end)
 
 
 def _in_base(value: float, unit: str, entity: str, code: Optional[str]) -> Tuple[str, Tuple[float, ...]]:
@@ -191,17 +260,28 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
     kept only from the window of a number it covers ("first" does not make "quarter" a value)."""
     found: Dict[Tuple[int, int, float], Quantity] = {}
     for window, number in number_windows(span):
-        offset = window.start_char
+        token = number[0]  # a numeral spaCy knows is unreadable only when it is long
+        unreadable = _unreadable(token) if token.text[MAX_NUMERAL:] or not token.like_num else None
+        offset, read = window.start_char, False
         for value, unit, entity, surface, s, e, ranged, path in _parse(window.text):
             start, end = offset + s, offset + e
-            if not (start < number.end_char and number.start_char < end) or any(
-                    q.value == value and q.start_char < end and start < q.end_char for q in found.values()):
+            if not (start < number.end_char and number.start_char < end):
                 continue
+            read = True
             code = _currency_code(span, start) if entity == DIMENSIONLESS and unit == DIMENSIONLESS else None
             dimension, base = _in_base(value, unit, "currency" if code else entity, code)
+            if unreadable or not all(map(math.isfinite, (value, *base))):
+                value, base = math.nan, ()
+            if any((q.value == value or q.value != q.value and value != value)  # the same reading, or both NaN
+                   and q.start_char < end and start < q.end_char for q in found.values()):
+                continue
             found[(start, end, value)] = Quantity(value, code or unit, "currency" if code else entity, surface, start,
                                                   end, dimension, base, ranged, path)
-    return tuple(sorted(found.values(), key=lambda q: (q.start_char, q.value)))
+        if not read and (unreadable or not token.like_num):  # a printed number quantulum3 read nothing of: unreadable
+            unread = _unread(span, token, unreadable or _printed(token))
+            if not any(q.start_char < unread.end_char and unread.start_char < q.end_char for q in found.values()):
+                found[(unread.start_char, unread.end_char, unread.value)] = unread
+    return tuple(sorted(found.values(), key=lambda q: (q.start_char, -math.inf if q.value != q.value else q.value)))
 
 
 def same_value(a: float, b: float) -> bool:
@@ -223,9 +303,12 @@ def _precision(surface: str) -> float:
 def same_quantity(a: Quantity, b: Quantity, approximate: bool = False) -> bool:
     """Whether two quantities state the same amount: the same dimension and value; across units, equal to the
     precision the less precise one is written with (6 ft = 1.83 m, 3 miles = 4.8 km), never past 1%, or 5%
-    when one is given as approximate ("about 3 miles" = "about 5 km")."""
+    when one is given as approximate ("about 3 miles" = "about 5 km"). An unreadable quantity equals only an
+    unreadable one written the same ("1e999 km", "NaN")."""
     if a.dimension != b.dimension:
         return False
+    if not (a.readable and b.readable):
+        return a.readable == b.readable and a.surface.lower().split() == b.surface.lower().split()
     if a.unit == b.unit:
         return same_value(a.value, b.value)
     tolerance = min(APPROXIMATE if approximate else 0.01, max(_precision(a.surface), _precision(b.surface),

@@ -7,12 +7,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterator, Sequence, Tuple
 
-from .speed import gate_speed, growth, long_document_speed, per_call_speed, stream_memory
-
-
-def has_digits(pair: Tuple[str, str]) -> bool:
-    """Whether a pair holds a digit (a value to read: the gate's slower path)."""
-    return any(ch.isdigit() for ch in pair[0] + pair[1])
+from .speed import gate_speed, growth, has_digits, long_document_speed, per_call_speed, stream_memory
 
 
 def polnear_pairs(root: Path, splits: Path, count: int) -> Sequence[Tuple[str, str]]:

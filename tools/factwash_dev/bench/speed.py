@@ -27,6 +27,11 @@ class SpeedResult:
     ratio_to_floor: float
 
 
+def has_digits(pair: Tuple[str, str]) -> bool:
+    """Whether a pair holds a digit (a value to read: the gate's slower path)."""
+    return any(ch.isdigit() for ch in pair[0] + pair[1])
+
+
 def floor_pipeline() -> Language:
     """Blank English with the sentencizer: the least any pipeline here does."""
     nlp = spacy.blank("en")
@@ -75,7 +80,6 @@ def speed_bench(corpus: Path, repeat: int = 5, limit: int = 0, sets: Optional[Pa
                f"ratio {result.ratio_to_floor:.2f}")
     if sets is not None:
         from ..evaluation.gate_sets import written_pairs
-        from .gate import has_digits
 
         pairs = written_pairs(sets)
         for name, chosen in (("without digits", [p for p in pairs if not has_digits(p)]),

@@ -43,6 +43,10 @@ def synonyms(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[Wo
 COMPLEMENT = frozenset({"that", "whether", "if", "how", "why", "what", "when", "where", "who", ":", '"', "“", "on",
                         "about", "to"})
 BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s"})
+NEGATORS = frozenset({"not", "n't", "never"})
+DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "his", "her", "their", "our", "my",
+                         "your", "every", "each", "no", "any", "some"})
+SUBJECT_REACH = 4  # words back from a verb that may hold its subject
 
 
 def framing(claim: Claim, word: Word) -> bool:
@@ -60,9 +64,6 @@ def framing(claim: Claim, word: Word) -> bool:
         (not after or doc[end].is_punct and after != "'s") and _reported_after(doc, word.span.start))
 
 
-NEGATORS = frozenset({"not", "n't", "never"})
-
-
 def _adverb(token) -> bool:
     """A negation or an -ly adverb standing between a passive's "be" and its verb."""
     return token.lower_ in NEGATORS or (token.is_alpha and token.lower_.endswith("ly") and len(token) > 4)
@@ -71,23 +72,19 @@ def _adverb(token) -> bool:
 def _reported_after(doc, start: int) -> bool:
     """Whether a verb closing a clause reports what comes before it: its subject stands between a comma or quote and
     the verb ("..., Bob whispered.", "..., the spokesperson said"), not a noun's determiner ("failed the audit.")."""
+    if start and doc[start - 1].lower_ in DETERMINERS and doc[start - 1].pos_ in ("", "DET"):
+        return False
     for t in reversed(doc[max(0, start - SUBJECT_REACH - 1):start]):
         if t.is_punct:
             return t.i < start - 1
-        if t.is_stop and t.pos_ in ("", "DET") and t.lower_ in DETERMINERS and t.i == start - 1:
-            return False
     return False
-
-
-DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "his", "her", "their", "our", "my",
-                         "your", "every", "each", "no", "any", "some"})
 
 
 def spoken_by(claim: Claim, word: Word, speaker: FrozenSet[int], key) -> bool:
     """Whether the source's speaker (its content keys) stands just before a verb as its subject ("The company
     published its earnings" for "The company reported its earnings")."""
     doc = claim.doc
-    before = doc[max(claim.clause.start, word.span.start - 4):word.span.start]
+    before = doc[max(claim.clause.start, word.span.start - SUBJECT_REACH):word.span.start]
     return bool(speaker) and bool(speaker & {key(t) for t in before})
 
 
@@ -112,9 +109,6 @@ def same_frame(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[
         return []
     return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
             and framing(pair.memory, w) and stances & set(w.entry.value.split(","))]
-
-
-SUBJECT_REACH = 4  # words back from a verb that may hold its subject
 
 
 def introduces_speaker(pair: Pair, word: Word) -> bool:

@@ -12,7 +12,7 @@ own, as a hedge does, so the two stand for each other ("was deemed" ->
 condition can also change or become a fact.
 """
 
-from typing import List
+from typing import FrozenSet, List
 
 from spacy.tokens import Span
 
@@ -64,6 +64,14 @@ def _speaker_kept(pair: Pair, cues: List[Span]) -> bool:
     return not keys or bool(keys & {pair.memory_claims.key(t) for t in sentence})
 
 
+def _speaker_keys(claims, speaker: Span) -> FrozenSet[int]:
+    """What names a speaker: the keys of its content words, or of its words when it has none (a pronoun: "He
+    suggests" is kept by "He recommends", not by "She recommends")."""
+    words = [t for t in speaker if t.is_alpha]
+    content = [t for t in words if not t.is_stop]
+    return frozenset(claims.key(t) for t in (content or words))
+
+
 def _in_other_words(pair: Pair, label: str) -> bool:
     """Whether the memory keeps the source's qualifier in other words: a synonym of the cue's word bearing on the
     same content, or, for an attribution, a communication or cognition verb of the same stance framing the claim
@@ -76,8 +84,8 @@ def _in_other_words(pair: Pair, label: str) -> bool:
         return False
     denial = frozenset({"deny"}) if any(w.entry.value == "deny" for c in cues
                                          for w in pair.source_claims.words_at(c, "STANCE")) else frozenset()
-    speaker = frozenset(pair.source_claims.key(t) for cue in cues for s in pair.source_claims.speakers_of(cue)
-                        for t in s if t.is_alpha and not t.is_stop)
+    speaker = frozenset(key for cue in cues for s in pair.source_claims.speakers_of(cue)
+                        for key in _speaker_keys(pair.source_claims, s))
     return bool(equivalent.frames(pair, merged, denial, speaker)) and _speaker_kept(pair, cues)
 
 

@@ -28,7 +28,7 @@ quantity written the same, and so it never lets another number pass.
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
@@ -37,6 +37,7 @@ from spacy.tokens import Span, Token
 
 from ....lexicon.sets import UNITS_FILE, VALUES
 from ....lexicon.tables import table_json
+from ....syntax.text import doc_text
 from .quantulum import LONG_NUMERAL, MAX_NUMERAL, Reading, read_values
 
 DIMENSIONLESS = "dimensionless"
@@ -281,7 +282,39 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
             unread = _unread(span, token, unreadable or _printed(token))
             if not any(q.start_char < unread.end_char and unread.start_char < q.end_char for q in found.values()):
                 found[(unread.start_char, unread.end_char, unread.value)] = unread
-    return tuple(sorted(found.values(), key=lambda q: (q.start_char, -math.inf if q.value != q.value else q.value)))
+    return _between(span, sorted(found.values(), key=lambda q: (q.start_char, -math.inf if q.value != q.value
+                                                                   else q.value)))
+
+
+BETWEEN_REACH = 4  # tokens back from a range's first end to its "between" ("between the range of $90 million and")
+RANGE_OPENERS = frozenset({"between", "range", "ranging"})  # "between X and Y", "in the range of X and Y"
+
+
+def _between(span: Span, found: List[Quantity]) -> Tuple[Quantity, ...]:
+    """The quantities with both ends of a range written "between X and Y" marked ranged: quantulum3 reads each
+    number of "between $90 million and $100 million" in a window of its own and gives two points. The "between"
+    (or "range": "in the range of X and Y") stands at most ``BETWEEN_REACH`` tokens before the first end, with no
+    punctuation after it, and only "and" joins the two ends, of one dimension. Each end is given the whole range's
+    surface and offsets, as quantulum3 gives the ends of "5 to 10"."""
+    doc = span.doc
+    text = doc_text(doc) if len(found) > 1 else ""
+    for n in range(len(found) - 1):
+        first, second = found[n], found[n + 1]
+        if first.ranged or second.ranged or first.dimension != second.dimension \
+                or text[first.end_char:second.start_char].strip().lower() != "and":
+            continue
+        start = doc.char_span(first.start_char, first.end_char, alignment_mode="expand")
+        if start is None:
+            continue
+        for token in reversed(doc[max(span.start, start.start - BETWEEN_REACH):start.start]):
+            if token.is_punct:
+                break
+            if token.lower_ in RANGE_OPENERS:  # both ends written as one range, as quantulum3 gives "5 to 10"
+                whole = dict(surface=text[first.start_char:second.end_char], start_char=first.start_char,
+                             end_char=second.end_char, ranged=True)
+                found[n], found[n + 1] = replace(first, **whole), replace(second, **whole)
+                break
+    return tuple(found)
 
 
 def same_value(a: float, b: float) -> bool:
@@ -331,10 +364,15 @@ def counted_noun(span: Span, quantity: Quantity) -> Optional[int]:
     return None
 
 
-def words_before(span: Span, quantity: Quantity, reach: int = 3) -> Tuple[int, int]:
-    """The token range just before a value, where its bound or approximator stands ("at least 5", "about 40")."""
+def words_before(span: Span, quantity: Quantity, reach: int = 4) -> Tuple[int, int]:
+    """The token range just before a value, where its bound or approximator stands ("at least 5", "about 40", "a
+    minimum purchase amount of $3,000"): up to ``reach`` tokens, never past punctuation or another number ("over 3
+    servers and 5 disks" bounds the 3 alone)."""
     doc = span.doc
     value = doc.char_span(quantity.start_char, quantity.end_char, alignment_mode="expand")
     if value is None:
         return 0, 0
-    return max(span.start, value.start - reach), value.start
+    start = value.start
+    while start > max(span.start, value.start - reach) and not (doc[start - 1].is_punct or doc[start - 1].like_num):
+        start -= 1
+    return start, value.start

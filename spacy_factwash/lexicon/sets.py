@@ -50,9 +50,10 @@ GATE_FILES = {
     "restrictor.jsonl": "RESTRICTOR",
     "certainty.jsonl": "CERTAINTY",
     "symmetric.jsonl": "SYMMETRIC",
-    # equivalences mined from Open English WordNet (training/MINING.md, revision 3)
+    # equivalences mined from Open English WordNet (training/MINING.md, revisions 3 to 5)
     "synonym.jsonl": "SYNONYM",
     "frame.jsonl": "FRAME",
+    "spoken.jsonl": "SPOKEN",
     "affixal.jsonl": "NEGATIVE",
 }
 SENSE_FILES = {"verbal.jsonl": "VERBAL", "clausal.jsonl": "CLAUSAL", "propositional.jsonl": "PROPOSITIONAL",

@@ -78,6 +78,10 @@ class ClauseWords:
 
 NEGATORS = frozenset(get_string_id(w) for w in ("not", "n't", "never", "no"))
 ONCE = get_string_id("once")  # "not once": a negation of frequency, not a clause
+THAT = get_string_id("that")
+# subordinators that are verb forms too: they open a clause at its start, after a comma or before "that" ("provided
+# that you pay", ", providing you pay"), not after a subject ("Capital One provided earnings")
+VERBAL_OPENERS = frozenset(get_string_id(w) for w in ("provided", "providing"))
 TWO_WORD_OPENERS = frozenset({("even", "if"), ("even", "though"), ("even", "when"), ("even", "unless"),
                               ("only", "if"), ("only", "when"), ("only", "unless")})
 KEYS = ("break_punctuation", "hard_punctuation", "coordinators", "contrastive", "subordinators", "relatives",
@@ -177,6 +181,8 @@ def _opener(view: TokenView, i: int, end: int, words: ClauseWords, after_comma: 
     if i > 0 and (view.lower[i - 1] in words.determiners or ((lower in words.contrastive or lower == ONCE)
                                                              and view.lower[i - 1] in NEGATORS)):
         return ""  # "a while back", "not yet final": a noun, or the negation's, not a new clause
+    if lower in VERBAL_OPENERS and not (after_comma or following == THAT):
+        return ""  # "Capital One provided earnings": the verb, not "provided (that)"
     if lower in words.contrastive or lower in words.relatives or lower in words.subordinators:
         return words.word[lower]
     if following and words.pair(lower, following):

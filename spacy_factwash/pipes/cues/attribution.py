@@ -65,13 +65,19 @@ def _speaker_before(doc: Doc, cue: Span) -> Optional[Span]:
     start = end
     while i >= 0 and end - i <= MAX_SOURCE_TOKENS and not _ends_phrase(doc[i]) and not doc[i].is_space:
         start = i
-        if doc[i].lower_ in DETERMINERS:
+        if doc[i].lower_ in DETERMINERS and not _ends_name(doc, i, end):
             if i >= 2 and doc[i - 1].lower_ == "of" and end - i + 2 <= MAX_SOURCE_TOKENS:
                 i -= 2  # "a critic of the mayor": the phrase goes on before "of"
                 continue
             break
         i -= 1
     return _speaker_span(doc, start, end)
+
+
+def _ends_name(doc: Doc, i: int, end: int) -> bool:
+    """Whether a determiner word is the capitalised last word of a name ("Capital One", "Formula One"): the
+    phrase's last word, after a capitalised word."""
+    return i == end - 1 and i > 0 and doc[i].is_title and doc[i - 1].is_title
 
 
 def _speaker_after(doc: Doc, cue: Span, require_name: bool) -> Optional[Span]:

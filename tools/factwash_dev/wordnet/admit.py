@@ -6,24 +6,29 @@ Three lists of the gate's set (``lexicons/gate/``) come from here:
 - ``synonym.jsonl`` (``SYNONYM``): one entry per word, its value the synonym groups (WordNet senses) it belongs
   to, for the cue words of the hedge, attribution and temporal lexicons and the words of the gate's certainty,
   quantity, frequency and degree lists (verbs only in their communication and cognition senses);
-- ``frame.jsonl`` (``FRAME``): communication and cognition verbs, each with the stance of its nearest root;
+- ``frame.jsonl`` (``FRAME``): communication and cognition verbs, each with the stance of its nearest root, whose
+  first verb sense is such a sense ("clarify", "inquire");
+- ``spoken.jsonl`` (``SPOKEN``): verbs under a stance root whose first sense is another ("publish", "release",
+  "expose", "see"): they keep an attribution only where the construction gives them their communication sense,
+  the source's speaker as their subject or a passive judgement ("was seen as");
 - ``affixal.jsonl`` (``NEGATIVE``): words whose negation is a prefix WordNet records as the antonym of their base
   ("unpaid" of "paid", "non-compliant" of "compliant"), counted as negations.
 
 A candidate is a word of common use (spaCy's English ``lexeme_prob`` at least ``COMMON``), in lower case, of one
-or two words, that is not already a cue of the cue lexicon's classes. The round then admits every candidate and
+or two words, that is not already a cue of the cue lexicon's classes, and no function word: a spaCy stop word that
+UD English EWT (train and dev) does not tag mostly as a verb ("will", "may", "do"; not "see", "show", "call"). The round then admits every candidate and
 measures the gate on the dev data (SummEdits' dev domains, ``training/gate_sets``, ``training/claim_records``): a
 keeper (a synonym or a frame) that makes a written must-flag pair pass, or that makes at least as many SummEdits
 inconsistent edits pass as consistent edits it lets pass, and a negation that flags a pair that must pass, where it
-is matched in that pair, is taken out (revision 4); the round measures again until no candidate costs the dev
+is matched in that pair, is taken out (revisions 4 and 5); the round measures again until no candidate costs the dev
 data. Test halves and the kept-aside sets are never read.
 """
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Mapping, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Mapping, Sequence, Set, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.lookups import load_lookups
@@ -41,7 +46,8 @@ COMMON = -15.0  # spaCy's English lexeme_prob: "expound" -14.6, "corroborate" -1
 VERB_LEXFILES = ("verb.communication", "verb.cognition")
 REPO = Path(__file__).resolve().parents[3]
 LISTED = ("CERTAINTY", "QUANTIFIER", "FREQUENCY", "PARTIAL")  # gate lists whose words get synonym groups
-KEEPERS = ("SYNONYM", "FRAME")
+KEEPERS = ("SYNONYM", "FRAME", "SPOKEN")
+CONTENT_POS = frozenset({"VERB"})  # a stop word EWT tags mostly as a verb ("see", "show") is no function word
 
 
 @dataclass
@@ -56,14 +62,14 @@ class Word:
 
     def entry(self, commit: str = COMMIT) -> Dict:
         """The word as a lexicon entry, with every synset and route that proposed it."""
-        prefix = {"SYNONYM": "synonym", "FRAME": "frame", "NEGATIVE": "negative:affix"}[self.label]
+        prefix = {"SYNONYM": "synonym", "FRAME": "frame", "SPOKEN": "spoken", "NEGATIVE": "negative:affix"}[self.label]
         routes = sorted({">".join(c.synsets) for c in self.candidates})
         return {"id": f"{prefix}:{self.word.replace(' ', '_')}", "label": self.label, "role": "cue",
                 "pattern": word_forms(self.word, self.pos), "value": ",".join(sorted(self.values)),
                 "provenance": {"source": SOURCE, "commit": commit,
                                "synsets": sorted({s for c in self.candidates for s in c.synsets}),
                                "relation": "; ".join(sorted({c.relation for c in self.candidates})),
-                               "paths": routes, "rule": "training/MINING.md, revision 4 (the equivalence round)"}}
+                               "paths": routes, "rule": "training/MINING.md, revision 5 (the equivalence round)"}}
 
 
 def common(word: str, probabilities) -> bool:
@@ -103,7 +109,7 @@ def seed_words(lemmas) -> Dict[str, Dict[str, str]]:
     return words
 
 
-def synonym_words(wordnet: WordNet, probabilities, lemmas) -> Dict[str, Word]:
+def synonym_words(wordnet: WordNet, usage: "Usage", lemmas) -> Dict[str, Word]:
     """Every common synonym of a seed word's senses (verb senses only in communication and cognition)."""
     found: Dict[str, Word] = {}
     for kind, words in seed_words(lemmas).items():
@@ -116,7 +122,7 @@ def synonym_words(wordnet: WordNet, probabilities, lemmas) -> Dict[str, Word]:
             if candidate.pos == "v" and wordnet.lexfile(candidate.synsets[0]) not in VERB_LEXFILES:
                 continue
             word = candidate.word.lower()
-            if not _usable(word, probabilities) or not dominant(wordnet, word, candidate.pos, candidate.synsets):
+            if not usage.usable(word) or not dominant(wordnet, word, candidate.pos, candidate.synsets):
                 continue
             entry = found.setdefault(word, Word("SYNONYM", word, candidate.pos))
             entry.values.add(candidate.group)
@@ -124,25 +130,30 @@ def synonym_words(wordnet: WordNet, probabilities, lemmas) -> Dict[str, Word]:
     return found
 
 
-def frame_words(wordnet: WordNet, probabilities, seeds: Mapping) -> Dict[str, Word]:
-    """Common communication and cognition verbs with their stance (a verb under two stances keeps both); a cue
-    word among them is listed too, for the stance of a cue that is itself such a verb ("suggests" -> "recommends")."""
-    found: Dict[str, Word] = {}
+def frame_words(wordnet: WordNet, usage: "Usage", seeds: Mapping) -> Dict[str, Dict[str, Word]]:
+    """Common verbs under a stance root with their stance (a verb under two stances keeps both), by list: ``FRAME``
+    when the verb's first sense is a communication or cognition sense, ``SPOKEN`` otherwise ("publish", "release":
+    revision 5). A cue word among them is listed too, for the stance of a cue that is itself such a verb
+    ("suggests" -> "recommends")."""
+    found: Dict[str, Dict[str, Word]] = {"FRAME": {}, "SPOKEN": {}}
     for candidate in frame_candidates(wordnet, seeds):
         word = candidate.word.lower()
-        if not _usable(word, probabilities) or not dominant_lexfile(wordnet, word):
+        if not usage.usable(word):
             continue
-        entry = found.setdefault(word, Word("FRAME", word, "v"))
+        label = "FRAME" if dominant_lexfile(wordnet, word) else "SPOKEN"
+        if label == "SPOKEN" and not frequent_lexfile(wordnet, word):
+            continue
+        entry = found[label].setdefault(word, Word(label, word, "v"))
         entry.values.add(candidate.value)
         entry.candidates.append(candidate)
     return found
 
 
-def affixal_words(antonyms: Sequence[Candidate], probabilities) -> Dict[str, Word]:
+def affixal_words(antonyms: Sequence[Candidate], usage: "Usage") -> Dict[str, Word]:
     """The prefixed side of WordNet's affixal antonym pairs ("unpaid", "non-compliant"), as negations; a word
     another of the gate's lists already reads ("infrequently" is a frequency, "unlikely" a certainty) is that
     list's."""
-    listed = {phrase for entry in load_gate_words().entries if entry.label != "FRAME"
+    listed = {phrase for entry in load_gate_words().entries if entry.label not in ("FRAME", "SPOKEN")
               and not entry.id.startswith("negative:affix:") for phrase in entry.phrases}
     found: Dict[str, Word] = {}
     for candidate in antonyms:
@@ -150,7 +161,7 @@ def affixal_words(antonyms: Sequence[Candidate], probabilities) -> Dict[str, Wor
             continue
         prefix = candidate.kind.split(":", 1)[1].rstrip("-")
         word = candidate.word.lower()
-        if not word.replace("-", "").startswith(prefix) or not _usable(word, probabilities) or word in listed:
+        if not word.replace("-", "").startswith(prefix) or not usage.usable(word) or word in listed:
             continue
         entry = found.setdefault(word, Word("NEGATIVE", word, candidate.pos))
         entry.values.add("not")
@@ -173,21 +184,55 @@ def dominant_lexfile(wordnet: WordNet, word: str) -> bool:
     return bool(senses) and wordnet.lexfile(senses[0].synset) in VERB_LEXFILES
 
 
-def _usable(word: str, probabilities) -> bool:
-    """A lower-case word or two-word phrase of letters, of common use, and no function word ("will", "may" and
-    "do" are verbs of WordNet too, never a frame or a synonym of a cue)."""
-    return word == word.lower() and len(word.split()) <= 2 and word.replace(" ", "").replace("-", "").isalpha() \
-        and common(word, probabilities) and not any(part in STOP_WORDS for part in word.split())
+SPOKEN_SENSES = 4  # a spoken frame's communication or cognition sense is among its first four: "release" (4th)
+
+
+def frequent_lexfile(wordnet: WordNet, word: str) -> bool:
+    """Whether a verb has a communication or cognition sense among its first ``SPOKEN_SENSES`` senses (WordNet
+    lists them most frequent first): "publish" (2nd), "release" (4th); not "take" (6th of 42), "construct" (6th),
+    light or concrete verbs whose reporting sense is rare (revision 5)."""
+    return any(wordnet.lexfile(sense.synset) in VERB_LEXFILES for sense in wordnet.senses(word, "v")[:SPOKEN_SENSES])
+
+
+def function_words(corpora: Path) -> FrozenSet[str]:
+    """spaCy's English stop words but those UD English EWT's train and dev sets tag mostly (by lemma) as verbs:
+    "will", "may" and "do" are verbs of WordNet too (EWT tags them mostly AUX), never a frame or a synonym of a cue;
+    "see", "show" and "call" are content verbs (revision 5). Quantity words ("many", "few") and time words
+    ("last", "former") stay function words: the gate's own lists read them."""
+    from factwash_dev.evaluation.ud_ewt import ewt_root, rebuild
+
+    tags: Dict[str, Counter] = defaultdict(Counter)
+    root = ewt_root(corpora)
+    for split in ("train", "dev"):
+        for line in rebuild(root, split).splitlines():
+            columns = line.split("\t")
+            if len(columns) == 10 and columns[0].isdigit() and columns[2].lower() in STOP_WORDS:
+                tags[columns[2].lower()][columns[3]] += 1
+    return frozenset(word for word in STOP_WORDS
+                     if not tags[word] or tags[word].most_common(1)[0][0] not in CONTENT_POS)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What makes a candidate a word of common use: spaCy's English probabilities and the function words."""
+
+    probabilities: Mapping[str, float]
+    function: FrozenSet[str]
+
+    def usable(self, word: str) -> bool:
+        """A lower-case word or two-word phrase of letters, of common use, and no function word."""
+        return word == word.lower() and len(word.split()) <= 2 and word.replace(" ", "").replace("-", "").isalpha() \
+            and common(word, self.probabilities) and not any(part in self.function for part in word.split())
 
 
 def candidates(corpora: Path, seeds: Mapping, antonyms: Sequence[Candidate]) -> Dict[str, Dict[str, Word]]:
     """The round's candidates by list."""
     wordnet = WordNet.from_corpora(corpora)
     lookups = load_lookups("en", ["lexeme_prob", "lemma_lookup"])
-    probabilities, lemmas = lookups.get_table("lexeme_prob"), lookups.get_table("lemma_lookup")
-    return {"SYNONYM": synonym_words(wordnet, probabilities, lemmas),
-            "FRAME": frame_words(wordnet, probabilities, seeds),
-            "NEGATIVE": affixal_words(antonyms, probabilities)}
+    usage = Usage(lookups.get_table("lexeme_prob"), function_words(corpora))
+    return {"SYNONYM": synonym_words(wordnet, usage, lookups.get_table("lemma_lookup")),
+            **frame_words(wordnet, usage, seeds),
+            "NEGATIVE": affixal_words(antonyms, usage)}
 
 
 # -- the dev measurement ----------------------------------------------------------------------------------------
@@ -228,7 +273,7 @@ def _keepers(gate, source: str, memory: str) -> Set[Tuple[str, str]]:
     for entry_id, word in found["memory"].items():
         if entry_id in found["source"]:
             continue
-        if word.label == "FRAME" or set(word.entry.value.split(",")) & source_groups:
+        if word.label != "SYNONYM" or set(word.entry.value.split(",")) & source_groups:
             kept.add((word.label, entry_id))
     return kept
 
@@ -240,7 +285,8 @@ def admit(gate_with, lists: Dict[str, Dict[str, Word]], pairs: Sequence[Tuple[st
 
     A keeper (a frame or a synonym) is taken out when it makes a written must-flag pair pass, or when the
     SummEdits inconsistent edits it makes pass are at least as many as the consistent edits it lets pass (no net
-    gain on real edits, whose labels name no change); an affixal negation when it flags a pair that must pass."""
+    gain on real edits, whose labels name no change); an affixal negation when it flags a pair that must pass; and,
+    once nothing costs, a spoken frame that lets no consistent edit pass (revision 5)."""
     baseline = _flags(gate_with({}), pairs)
     removed: List[Dict] = []
     for _ in range(rounds):
@@ -264,6 +310,7 @@ def admit(gate_with, lists: Dict[str, Dict[str, Word]], pairs: Sequence[Tuple[st
         costly.update({key: where for key, where in edit_cost.items()
                        if key not in costly and len(where) >= gained[key]})
         if not costly:
+            removed += _unearned(lists, gained)
             break
         for (label, entry_id), where in sorted(costly.items()):
             word = next((w for w in lists[label].values() if w.entry()["id"] == entry_id), None)
@@ -275,7 +322,18 @@ def admit(gate_with, lists: Dict[str, Dict[str, Word]], pairs: Sequence[Tuple[st
     return lists, removed
 
 
-FILES = {"SYNONYM": "synonym.jsonl", "FRAME": "frame.jsonl", "NEGATIVE": "affixal.jsonl"}
+def _unearned(lists: Dict[str, Dict[str, Word]], gained: Mapping[Tuple[str, str], int]) -> List[Dict]:
+    """Take out the spoken frames that let no SummEdits consistent edit pass (revision 5: a verb whose first sense
+    is another joins only where it earns its place on dev data); what was taken out, for the report. Taking them
+    out cannot unflag a pair: a spoken frame keeps an attribution, it never flags one."""
+    unearned = [word for word in lists.get("SPOKEN", {}).values() if not gained.get(("SPOKEN", word.entry()["id"]))]
+    for word in unearned:
+        del lists["SPOKEN"][word.word]
+    return [{"label": "SPOKEN", "word": word.word, "pairs": 0, "edits_let_pass": 0, "why": "earned nothing on dev"}
+            for word in sorted(unearned, key=lambda w: w.word)]
+
+
+FILES = {"SYNONYM": "synonym.jsonl", "FRAME": "frame.jsonl", "SPOKEN": "spoken.jsonl", "NEGATIVE": "affixal.jsonl"}
 
 
 def write_lists(folder: Path, lists: Mapping[str, Mapping[str, Word]]) -> None:

@@ -11,7 +11,13 @@ it came from):
 - ``FRAME``: communication and cognition verbs by stance (say, ask,
   propose, claim, deny, confirm, believe, inform); a memory claim framed by
   one ("clarifies that", "elaborated on", "inquires whether") keeps the
-  source's attribution, when it keeps the speaker too.
+  source's attribution, when it keeps the speaker too;
+- ``SPOKEN``: verbs under a stance whose first sense is another ("publish",
+  "release", "expose", "see"): they keep an attribution only where the
+  construction gives them their communication sense, with the source's
+  speaker as their subject ("The company reported its earnings" -> "The
+  company published its earnings") or as a passive judgement ("was deemed
+  a threat" -> "was seen as a threat"); "published a novel" frames nothing.
 """
 
 from typing import FrozenSet, List, Sequence
@@ -19,6 +25,7 @@ from typing import FrozenSet, List, Sequence
 from spacy.tokens import Span
 
 from ..claims import Claim
+from ..records import PRONOUNS
 from ..words import Word
 from .base import Pair
 
@@ -56,12 +63,18 @@ def framing(claim: Claim, word: Word) -> bool:
     ("Carol falsified the data")."""
     doc, end = claim.doc, word.span.end
     after = doc[end].lower_ if end < len(doc) else ""
-    at = word.span.start - 1
-    while at > 0 and word.span.start - at <= 2 and _adverb(doc[at]):  # "was not considered", "is widely seen"
-        at -= 1
-    before = doc[at].lower_ if at >= 0 else ""
-    return after in COMPLEMENT or (before in BE and after in ("as", "to", "a", "an", "the")) or (
+    return after in COMPLEMENT or judged(claim, word, ("as", "to", "a", "an", "the")) or (
         (not after or doc[end].is_punct and after != "'s") and _reported_after(doc, word.span.start))
+
+
+def judged(claim: Claim, word: Word, after_words: Sequence[str] = ("as",)) -> bool:
+    """Whether a verb is a passive judgement: a "be" before it (across "not" or an -ly adverb: "was not
+    considered", "is widely seen") and one of ``after_words`` after it ("was seen as a threat")."""
+    doc, end = claim.doc, word.span.end
+    at = word.span.start - 1
+    while at > 0 and word.span.start - at <= 2 and _adverb(doc[at]):
+        at -= 1
+    return at >= 0 and doc[at].lower_ in BE and end < len(doc) and doc[end].lower_ in after_words
 
 
 def _adverb(token) -> bool:
@@ -92,10 +105,11 @@ def frames(pair: Pair, keys: FrozenSet[int], stances: FrozenSet[str] = frozenset
            speaker: FrozenSet[int] = frozenset()) -> List[Word]:
     """The memory claim's communication and cognition verbs bearing on ``keys`` that frame what follows them, or
     follow the source's speaker as their subject; of one of ``stances`` when given (a denial is kept only by a
-    denial)."""
-    key = pair.memory_claims.key
-    return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
-            and (framing(pair.memory, w) or spoken_by(pair.memory, w, speaker, key))
+    denial). A ``SPOKEN`` verb frames only with that subject or as a passive judgement."""
+    key, memory = pair.memory_claims.key, pair.memory
+    return [w for w in memory.words_of("FRAME") + memory.words_of("SPOKEN") if memory.bears_on(w.span, keys)
+            and ((framing(memory, w) if w.label == "FRAME" else judged(memory, w))
+                 or spoken_by(memory, w, speaker, key))
             and not introduces_speaker(pair, w)
             and (not stances or stances & set(w.entry.value.split(",")))]
 
@@ -109,6 +123,15 @@ def same_frame(pair: Pair, spans: Sequence[Span], keys: FrozenSet[int]) -> List[
         return []
     return [w for w in pair.memory.words_of("FRAME") if pair.memory.bears_on(w.span, keys)
             and framing(pair.memory, w) and stances & set(w.entry.value.split(","))]
+
+
+def pronoun_clash(first: str, second: str) -> bool:
+    """Whether two personal pronouns (lower case) name different speakers: "he" and "she", "I" and "he"; "they"
+    clashes with no third person (a singular "they", a company's "they" for its "it")."""
+    a, b = PRONOUNS.get(first), PRONOUNS.get(second)
+    if a is None or b is None or a == b:
+        return False
+    return not ("3p" in (a, b) and a[0] == b[0] == "3")
 
 
 def introduces_speaker(pair: Pair, word: Word) -> bool:

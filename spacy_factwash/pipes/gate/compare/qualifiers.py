@@ -16,7 +16,7 @@ from typing import FrozenSet, List
 
 from spacy.tokens import Span
 
-from ..records import CERTAINTY
+from ..records import CERTAINTY, PRONOUNS
 from ..report import Change
 from . import equivalent
 from .base import Pair, quoted
@@ -55,13 +55,19 @@ def _likely(pair: Pair) -> bool:
 
 
 def _speaker_kept(pair: Pair, cues: List[Span]) -> bool:
-    """Whether the memory's sentence names the speaker of the source's attribution cues (when they name one)."""
+    """Whether the memory's sentence names the speaker of the source's attribution cues (when they name one): its
+    content words, or, for a pronoun, no other pronoun in its place ("He explained" -> "She clarified" is another
+    speaker; "He explained" -> "Bob clarified" may be the same one)."""
     speakers = [s for cue in cues for s in pair.source_claims.speakers_of(cue)]
     if not speakers:
         return True
     keys = {pair.source_claims.key(t) for s in speakers for t in s if t.is_alpha and not t.is_stop}
     sentence = pair.memory.sentence
-    return not keys or bool(keys & {pair.memory_claims.key(t) for t in sentence})
+    if keys:
+        return bool(keys & {pair.memory_claims.key(t) for t in sentence})
+    said = {t.lower_ for s in speakers for t in s if t.lower_ in PRONOUNS}
+    there = {t.lower_ for t in sentence if t.lower_ in PRONOUNS}
+    return not said or bool(said & there) or not any(equivalent.pronoun_clash(a, b) for a in said for b in there)
 
 
 def _speaker_keys(claims, speaker: Span) -> FrozenSet[int]:

@@ -5,8 +5,9 @@ Both claims are attributed (the cue's class is kept), but
 - the speakers differ: their heads differ ("Alice said" -> "Bob said",
   "Alice's lawyer said" -> "Alice said", "a critic of the mayor said" ->
   "the mayor said"), unless one speaker is the other's name in full
-  ("Alice" -> "Alice Smith"); a pronoun or no speaker on either side is not
-  compared;
+  ("Alice" -> "Alice Smith"); a pronoun is compared only with a pronoun
+  ("He said" -> "She said"; "they" stands for any third person), no
+  speaker on either side not at all;
 - or the stance turned: a denial on one side only ("denied" -> "said"), or
   a claim ("claimed", "alleged", "reportedly") become a confirmation
   ("confirmed", "showed"): a claimant made an authority.
@@ -18,8 +19,10 @@ from typing import FrozenSet, List, Optional, Sequence, Set
 from spacy.tokens import Span
 
 from ..claims import DocClaims
+from ..records import PRONOUNS
 from ..report import Change
 from .base import Pair, quoted
+from .equivalent import pronoun_clash
 from .polarity import negations
 
 WEAK, STRONG, DENIAL = frozenset({"claim"}), frozenset({"confirm"}), "deny"
@@ -28,6 +31,11 @@ WEAK, STRONG, DENIAL = frozenset({"claim"}), frozenset({"confirm"}), "deny"
 def _speakers(claims: DocClaims, cues: Sequence[Span]) -> List[Span]:
     """The speaker spans linked to attribution cues."""
     return [speaker for cue in cues for speaker in claims.speakers_of(cue)]
+
+
+def _pronouns(claims: DocClaims, cues: Sequence[Span]) -> List[Span]:
+    """The speakers of attribution cues that are one personal pronoun ("He said")."""
+    return [s for s in _speakers(claims, cues) if len(s) == 1 and s[0].lower_ in PRONOUNS]
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,11 @@ def check_sources(pair: Pair) -> List[Change]:
         return [pair.change("changed_source", f"the source attributes this claim to "
                             f"{quoted([s.span for s in source_speakers])}; the memory to "
                             f"{quoted([s.span for s in memory_speakers])}", evidence)]
+    said, told = _pronouns(pair.source_claims, source_cues), _pronouns(pair.memory_claims, memory_cues)
+    if not source_speakers and not memory_speakers and said and told and all(
+            pronoun_clash(a.text.lower(), b.text.lower()) for a in said for b in told):
+        return [pair.change("changed_source", f"the source attributes this claim to {quoted(said)}; the memory "
+                            f"to {quoted(told)}", evidence)]
     raised = _raised(pair)
     if raised is not None:
         return [raised]

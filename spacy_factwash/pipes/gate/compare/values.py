@@ -72,8 +72,8 @@ def is_time(times: Sequence[Span], quantity: Quantity, sentence: Span) -> bool:
         return False  # a duration ("2 hours") or a rate ("$5 per month") is a value, whatever time word it holds
     if any(c.start_char < quantity.end_char and quantity.start_char < c.end_char for c in times):
         return True
-    if quantity.has_unit or not quantity.value.is_integer() or not 1000 <= quantity.value <= 2100:
-        return False
+    if quantity.unit != "dimensionless" or not quantity.value.is_integer() or not 1000 <= quantity.value <= 2100:
+        return False  # "1000%" is a share, never a year
     if str(int(quantity.value)) not in YEAR.findall(quantity.surface):
         return False
     at = quantity.start_char - sentence.start_char  # reading the sentence's text, never the Doc's (rebuilt on each call)

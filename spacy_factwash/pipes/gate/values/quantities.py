@@ -42,6 +42,10 @@ from .quantulum import LONG_NUMERAL, MAX_NUMERAL, Reading, read_values
 
 DIMENSIONLESS = "dimensionless"
 BEFORE, AFTER = 3, 4  # tokens read on each side of a number
+SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion"})  # a window never ends before one
+SCALES = {"k": 1e3, "m": 1e6, "mn": 1e6, "b": 1e9, "bn": 1e9, "tn": 1e12}  # "£2bn", "$8.2m", "$5k"
+ALWAYS_SCALE = frozenset({"bn", "mn", "tn"})  # never a unit: "2bn people"; "m", "k", "b" scale only after a currency
+SCALED = re.compile(r"^(\d[\d,]*(?:\.\d+)?)(bn|mn|tn|m|k|b)$", re.IGNORECASE)
 PLUS_MINUS = ("±", "+/-", "+-", "plus or minus")
 NOUN_REACH = 3  # tokens after a value in which the noun it counts is looked for
 APPROXIMATE = 0.05  # how far apart two values given as approximate ("about") may be across a conversion
@@ -180,15 +184,18 @@ def number_windows(span: Span) -> List[Tuple[Span, Span]]:
     window of a few tokens around it (with the token).
 
     Each number is read in a window of its own, not in one merged window: quantulum3 loses the second value of
-    "between $5 and $10" when it reads both at once.
+    "between $5 and $10" when it reads both at once. A window never ends just before a scale word: cut there,
+    "$2 million to $4" reads as a range to four dollars.
     """
     windows = []
     for token in span:
         lower = token.lower_  # a printed number holds a digit and an "e", or "nan" or "inf": only such are searched
         may_print = "e" in lower and "d" in token.shape_ or "nan" in lower or "inf" in lower
-        if token.like_num or may_print and _printed(token):
-            windows.append((span.doc[max(span.start, token.i - BEFORE): min(span.end, token.i + AFTER + 1)],
-                            span.doc[token.i:token.i + 1]))
+        if token.like_num or may_print and _printed(token) or SCALED.match(token.text):
+            end = min(span.end, token.i + AFTER + 1)
+            while end < span.end and span.doc[end].lower_ in SCALE_WORDS:  # "$2 million to $4 million", whole
+                end += 1
+            windows.append((span.doc[max(span.start, token.i - BEFORE): end], span.doc[token.i:token.i + 1]))
     return windows
 
 
@@ -263,21 +270,14 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
     for window, number in number_windows(span):
         token = number[0]  # a numeral spaCy knows is unreadable only when it is long
         unreadable = _unreadable(token) if token.text[MAX_NUMERAL:] or not token.like_num else None
-        offset, read = window.start_char, False
-        for value, unit, entity, surface, s, e, ranged, path in _parse(window.text):
-            start, end = offset + s, offset + e
-            if not (start < number.end_char and number.start_char < end):
-                continue
-            read = True
-            code = _currency_code(span, start) if entity == DIMENSIONLESS and unit == DIMENSIONLESS else None
-            dimension, base = _in_base(value, unit, "currency" if code else entity, code)
-            if unreadable or not all(map(math.isfinite, (value, *base))):
-                value, base = math.nan, ()
-            if any((q.value == value or q.value != q.value and value != value)  # the same reading, or both NaN
-                   and q.start_char < end and start < q.end_char for q in found.values()):
-                continue
-            found[(start, end, value)] = Quantity(value, code or unit, "currency" if code else entity, surface, start,
-                                                  end, dimension, base, ranged, path)
+        scaled = _scaled(span, token)
+        if scaled is not None:
+            found[(scaled.start_char, scaled.end_char, scaled.value)] = scaled
+            continue
+        read = _read_window(span, window, number, unreadable, found)
+        if not read and token.like_num and window.start < token.i - 1:
+            # quantulum3 reads nothing of the 4 in "2 and €4 next year": read it from its own symbol on
+            read = _read_window(span, span.doc[token.i - 1:window.end], number, unreadable, found)
         if not read and (unreadable or not token.like_num):  # a printed number quantulum3 read nothing of: unreadable
             unread = _unread(span, token, unreadable or _printed(token))
             if not any(q.start_char < unread.end_char and unread.start_char < q.end_char for q in found.values()):
@@ -286,34 +286,94 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
                                                                    else q.value)))
 
 
+def _scaled(span: Span, token: Token) -> Optional[Quantity]:
+    """A number with a scale suffix, fused or written after it ("£2bn", "$8.2m", "$5 bn", "2bn people"), read as
+    the amount it scales to: quantulum3 reads "£2bn" as pounds times bits times newtons and "$8.2m" as dollar
+    metres. "bn", "mn" and "tn" always scale; "m", "k" and "b" only after a currency ("8.2m" alone may be metres,
+    "5k" a run). None when the token is no such number."""
+    doc, fused = span.doc, SCALED.match(token.text)
+    if fused:
+        number, suffix, end = fused.group(1), fused.group(2).lower(), token.idx + len(token.text)
+    elif token.like_num and token.i + 1 < span.end and doc[token.i + 1].lower_.rstrip(".") in SCALES:
+        after = doc[token.i + 1]  # "m." at the end of a sentence: the scale without its period
+        number, suffix = token.text, after.lower_.rstrip(".")
+        end = after.idx + len(suffix)
+    else:
+        return None
+    try:
+        amount = float(number.replace(",", "")) * SCALES[suffix]
+    except ValueError:
+        return None
+    before = doc[token.i - 1] if token.i > span.start else None
+    currency = _parse(before.text + "1") if before is not None and not before.is_alpha else ()
+    code = _currency_code(span, token.idx)
+    if currency and currency[0][2] == "currency":
+        unit, entity, start, code = currency[0][1], "currency", before.idx, None
+    elif code is not None:
+        unit, entity, start = DIMENSIONLESS, "currency", before.idx
+    elif suffix in ALWAYS_SCALE:
+        unit, entity, start = DIMENSIONLESS, DIMENSIONLESS, token.idx
+    else:
+        return None
+    dimension, base = _in_base(amount, unit, entity, code)
+    return Quantity(amount, code or unit, entity, doc.text[start:end], start, end, dimension, base)
+
+
+def _read_window(span: Span, window: Span, number: Span, unreadable, found: Dict) -> bool:
+    """Add to ``found`` the quantities quantulum3 reads in a number's window that cover the number; whether it
+    read any."""
+    offset, read = window.start_char, False
+    for value, unit, entity, surface, s, e, ranged, path in _parse(window.text):
+        start, end = offset + s, offset + e
+        if not (start < number.end_char and number.start_char < end):
+            continue
+        read = True
+        code = _currency_code(span, start) if entity == DIMENSIONLESS and unit == DIMENSIONLESS else None
+        dimension, base = _in_base(value, unit, "currency" if code else entity, code)
+        if unreadable or not all(map(math.isfinite, (value, *base))):
+            value, base = math.nan, ()
+        if any((q.value == value or q.value != q.value and value != value)  # the same reading, or both NaN
+               and q.start_char < end and start < q.end_char for q in found.values()):
+            continue
+        found[(start, end, value)] = Quantity(value, code or unit, "currency" if code else entity, surface, start,
+                                              end, dimension, base, ranged, path)
+    return read
+
+
 BETWEEN_REACH = 4  # tokens back from a range's first end to its "between" ("between the range of $90 million and")
-RANGE_OPENERS = frozenset({"between", "range", "ranging"})  # "between X and Y", "in the range of X and Y"
+RANGE_OPENERS = frozenset({"between", "range", "ranging", "from"})  # "between X and Y", "in the range of X and Y"
+RANGE_JOINERS = frozenset({"and", "to", "-", "–", "—"})  # "and" only after "between" or "range"
 
 
 def _between(span: Span, found: List[Quantity]) -> Tuple[Quantity, ...]:
-    """The quantities with both ends of a range written "between X and Y" marked ranged: quantulum3 reads each
-    number of "between $90 million and $100 million" in a window of its own and gives two points. The "between"
-    (or "range": "in the range of X and Y") stands at most ``BETWEEN_REACH`` tokens before the first end, with no
-    punctuation after it, and only "and" joins the two ends, of one dimension. Each end is given the whole range's
-    surface and offsets, as quantulum3 gives the ends of "5 to 10"."""
+    """The quantities with both ends of a range marked ranged where quantulum3 gave two points: "between X and Y"
+    (it reads each number of "between $90 million and $100 million" in a window of its own) and "X to Y" or "X-Y"
+    between values it does not read itself ("£2bn to £4bn"). The "between" (or "range": "in the range of X and
+    Y") stands at most ``BETWEEN_REACH`` tokens before the first end, with no punctuation after it; a "from" right
+    there makes "from X to Y" a path, as quantulum3 reads it. The two ends are of one dimension. Each end is given
+    the whole range's surface and offsets, as quantulum3 gives the ends of "5 to 10"."""
     doc = span.doc
     text = doc_text(doc) if len(found) > 1 else ""
     for n in range(len(found) - 1):
         first, second = found[n], found[n + 1]
-        if first.ranged or second.ranged or first.dimension != second.dimension \
-                or text[first.end_char:second.start_char].strip().lower() != "and":
+        joiner = text[first.end_char:second.start_char].strip().lower()
+        if first.ranged or second.ranged or first.dimension != second.dimension or joiner not in RANGE_JOINERS:
             continue
         start = doc.char_span(first.start_char, first.end_char, alignment_mode="expand")
         if start is None:
             continue
+        opener = ""
         for token in reversed(doc[max(span.start, start.start - BETWEEN_REACH):start.start]):
             if token.is_punct:
                 break
-            if token.lower_ in RANGE_OPENERS:  # both ends written as one range, as quantulum3 gives "5 to 10"
-                whole = dict(surface=text[first.start_char:second.end_char], start_char=first.start_char,
-                             end_char=second.end_char, ranged=True)
-                found[n], found[n + 1] = replace(first, **whole), replace(second, **whole)
+            if token.lower_ in RANGE_OPENERS:
+                opener = token.lower_
                 break
+        if joiner == "and" and opener not in ("between", "range", "ranging"):
+            continue
+        whole = dict(surface=text[first.start_char:second.end_char], start_char=first.start_char,
+                     end_char=second.end_char, ranged=True, path=opener == "from" and joiner == "to")
+        found[n], found[n + 1] = replace(first, **whole), replace(second, **whole)
     return tuple(found)
 
 

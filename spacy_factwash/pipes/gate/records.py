@@ -231,13 +231,22 @@ def read_mood(claims: DocClaims, claim: Claim) -> List[Part]:
     return parts
 
 
+PASSIVE_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got", "'s", "'re"})
+
+
+def _utilised(claim: Claim, word: Word) -> bool:
+    """Whether "used to" is a passive or "get used to", not a past habit: "is used to address", "got used to"."""
+    start = word.span.start
+    return word.span.text.lower() == "used to" and start > 0 and claim.doc[start - 1].lower_ in PASSIVE_BE
+
+
 def read_tense(claims: DocClaims, claim: Claim) -> List[Part]:
     """A past state or habit ("used to", "formerly", "until 2022" with a past be), and the tense of the claim's
     first be, have or do."""
     parts = []
     words = claim.words_of("TENSE")
     for word in words:
-        if word.entry.id == "tense:past_habit":
+        if word.entry.id == "tense:past_habit" and not _utilised(claim, word):
             parts.append(Part("tense", "past_state", None, (word.span,), (word,), claim.keys))
     for word in claim.words_of("ERA"):
         if word.entry.value == "former":

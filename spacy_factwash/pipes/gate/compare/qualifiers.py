@@ -20,6 +20,7 @@ from ..records import CERTAINTY, PRONOUNS
 from ..report import Change
 from . import equivalent
 from .base import Pair, quoted
+from .tense import says_past_state
 from .values import time_cues
 
 PRESENCE = {
@@ -103,12 +104,21 @@ def _same_times_in_sentence(pair: Pair) -> bool:
     return all(cue.text.lower() in words for cue in _bearing(pair, "source", "TEMPORAL"))
 
 
+def _former_kept(pair: Pair) -> bool:
+    """Whether every time cue of the source claim only marks a past state ("previously", "formerly") and the
+    memory claim marks one too ("Omar previously worked" -> "Omar used to work")."""
+    cues = _bearing(pair, "source", "TEMPORAL")
+    former = [w.span for w in pair.source.words_of("ERA") if w.entry.value == "former"]
+    return bool(cues) and all(any(f.start <= c.start < f.end or c.start <= f.start < c.end for f in former)
+                              for c in cues) and says_past_state(pair, "memory")
+
+
 def _kept(pair: Pair, label: str) -> bool:
     """Whether the memory claim keeps a qualifier of the class (or its stand-in: a hedge for a speakerless
     attribution, a speakerless attribution for a hedge), in the same words or in others."""
     if _bearing(pair, "memory", label) or _in_other_words(pair, label):
         return True
-    if label == "TEMPORAL" and _same_times_in_sentence(pair):
+    if label == "TEMPORAL" and (_same_times_in_sentence(pair) or _former_kept(pair)):
         return True
     if label == "ATTRIBUTION":
         return _speakerless(pair, pair.source_claims, pair.source.cues(label)) and (

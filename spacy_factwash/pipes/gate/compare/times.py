@@ -21,6 +21,7 @@ from spacy.tokens import Span
 from ..report import Change
 from ..values.timex import TimeValue, time_value
 from .base import Pair, quoted
+from .tense import says_past_state
 from .values import time_cues
 
 
@@ -77,6 +78,8 @@ def _kinds(pair: Pair, label: str, what: str) -> List[Change]:
         return [pair.change("changed_time", f"the source {what} as {'/'.join(sorted(source_kinds))} ({said}); the "
                             f"memory as {'/'.join(sorted(memory_kinds))} "
                             f"({', '.join(repr(w.span.text) for w in memory)})", evidence)]
+    if label == "ERA" and source_kinds == {"former"} and says_past_state(pair, "memory"):
+        return []  # "Lin is a former rower" -> "Lin used to row": the past state kept by the tense
     if label == "ERA" and not time_cues(pair.memory_claims, pair.memory):
         return [pair.change("dropped_temporal_scope", f"the source {what} as {'/'.join(sorted(source_kinds))} "
                             f"({said}); the memory drops it", evidence)]

@@ -7,7 +7,9 @@
 - ``changed_unit``: the same number in another unit that is not a
   conversion ("5 GB" -> "5 MB", "$5" -> "€5").
 - ``dropped_values``: the memory sentence gives no value where the source
-  sentence gives at least ``min_source_values``.
+  sentence gives at least ``min_source_values``, or the memory counts a
+  source value's noun or unit with a quantity word and no number ("9 hours"
+  -> "many hours").
 - ``dropped_approximation``: "about", "up to", "at least" or a range the
   memory states as a plain point.
 - notes: ``introduced_value`` (a value no sentence of the source gives, where
@@ -27,12 +29,13 @@ so a memory stating another number beside it is a ``changed_value``.
 
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.tokens import Span
 
 from ..claims import Claim, DocClaims
 from ..report import Change
+from ..words import Word
 from ..values.quantities import Quantity, counted_noun, quantities, same_quantity, same_value, words_before
 from .base import Pair
 
@@ -173,10 +176,59 @@ def check_values(pair: Pair) -> List[Change]:
             f"the source gives the values ({', '.join(v.quantity.surface for v in hard_source)}); "
             "the memory keeps none of them", values={"source": [v.describe() for v in hard_source]}))
         return changes
+    vague = _made_vague(pair, hard_source, memory_sentence)
+    if vague:
+        return vague
     for value in memory_values:
         changes += _compare(pair, value, source_pool)
     changes += _direction(pair)
     return changes
+
+
+VAGUE_REACH = 4  # tokens after a quantity word where the noun it counts stands ("a large number of patients")
+
+
+def _measured(claims: DocClaims, value: Value) -> FrozenSet[int]:
+    """What a value measures, as content keys: the noun it counts ("1,240 *patients*") and its unit word ("9
+    *hours*", "14 *km*")."""
+    keys = {value.noun} if value.noun is not None else set()
+    doc = claims.doc
+    span = doc.char_span(value.quantity.start_char, value.quantity.end_char, alignment_mode="expand")
+    if span is not None and value.quantity.has_unit and span[-1].is_alpha:
+        keys.add(claims.key(span[-1]))
+    return frozenset(keys)
+
+
+def _counted_vaguely(claim: Claim, claims: DocClaims) -> Dict[int, Word]:
+    """The nouns a claim counts with a quantity word and no number ("many *hours*", "plenty of *RAM*"), by content
+    key, each with its quantity word."""
+    doc, found = claim.doc, {}
+    for word in claim.words_of("QUANTIFIER"):
+        for token in doc[word.span.end:min(len(doc), word.span.end + VAGUE_REACH)]:
+            if token.is_punct or token.like_num:
+                break
+            if token.is_alpha and not token.is_stop:
+                found.setdefault(claims.key(token), word)
+                break
+    return found
+
+
+def _made_vague(pair: Pair, source_values: Sequence[Value], memory_values: Sequence[Value]) -> List[Change]:
+    """dropped_values: a source value whose noun or unit the memory claim counts with a quantity word instead, and
+    with no number ("9 hours" -> "many hours", "1,240 patients" -> "a large number of patients", "64 GB of RAM"
+    -> "plenty of RAM"): the value made vague."""
+    counted = _counted_vaguely(pair.memory, pair.memory_claims)
+    if not counted:
+        return []
+    numbered = frozenset().union(*(_measured(pair.memory_claims, v) for v in memory_values if not v.soft))
+    for value in source_values:
+        for key in _measured(pair.source_claims, value) - numbered:
+            if key in counted:
+                word = counted[key]
+                return [pair.change("dropped_values", f"the source gives {value.quantity.surface!r}; the memory "
+                                    f"says {word.span.text!r} instead, with no number",
+                                    pair.word_evidence([word], "memory"), values={"source": [value.describe()]})]
+    return []
 
 
 def _compare(pair: Pair, value: Value, pool: Sequence[Value]) -> List[Change]:

@@ -94,11 +94,17 @@ def test_a_text_that_reads_as_written_is_not_read_again():
     "ТАК сказал он вчера вечером дома.",
     "Η Αλίκη πήρε προαγωγή τη Δευτέρα, είπε ο Βασίλης.",
     "Ο ΒΑΣΙΛΗΣ ΕΙΠΕ ΟΤΙ Η ΑΛΙΚΗ ΠΗΡΕ ΠΡΟΑΓΩΓΗ.",
+    "Toplantı salı saat onda, dedi Ali.",
 ])
-def test_russian_and_greek_stay_foreign(text):
+def test_russian_greek_and_turkish_stay_foreign(text):
     assert read(text) is None
     report = inspect(text, CLAIM)
     assert report.verdict == "uncheckable" and report.not_english
+
+
+def test_a_turkish_rewrite_is_not_read_into_latin_that_passes():
+    # "ı" is a letter of the Turkish alphabet, not a look-alike: read as "i", the pair read as no language at all
+    assert check("Toplantı salı saat onda.", "Toplantı pazartesi saat onda.") == "uncheckable"
 
 
 def test_a_look_alike_word_beside_latin_words_is_read_as_latin_but_not_beside_cyrillic_ones():

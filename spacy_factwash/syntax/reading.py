@@ -9,9 +9,10 @@ letters), as a :class:`Shadow` whose pieces map every offset back to the text gi
 read otherwise than written; None when the text reads as it is written (the common case: an ASCII text with no
 control character and none of ``<&*~`` costs one ``isascii`` test and one regular-expression scan).
 
-Look-alike letters (``confusables.tsv``: the letters Unicode's confusables table reads as one Latin letter, and the
-Latin small capitals) are read as Latin only where a person would take them for Latin, so that Russian or Greek
-text stays Russian or Greek for the gate's language check:
+Look-alike letters (``confusables.tsv``: the letters of other scripts that Unicode's confusables table reads as one
+Latin letter, and the Latin small capitals; not the Latin letters of other alphabets, Turkish "ı", which a word is
+read in) are read as Latin only where a person would take them for Latin, so that Russian or Greek text stays
+Russian or Greek for the gate's language check:
 
 - in a word that also holds a Latin letter ("nоt" with a Cyrillic o), always;
 - in a word made of look-alike letters only ("ѕаіԁ", "ΝОТ"), when no word beside it is written in another script:

@@ -27,7 +27,7 @@ from spacy.attrs import IS_ASCII, SHAPE, SPACY
 from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry
-from .reading import read
+from .reading import ASCII_MARKS, read
 from .sentences import sentences
 from .text import doc_text
 from .textmap import Edit, Shadow, applied, compose
@@ -36,7 +36,6 @@ NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
 STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
 SHOUTED = re.compile(r"(?<![\w'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![\w'’])|(?<![\w'’])[A-Z]+['’][A-Z]+(?![\w'’])")
 APOSTROPHES = ("'", "’")
-READ_MARKS = frozenset("<&*~")  # characters a token shape shows that markup may hide a word behind (``markup.py``)
 
 
 @dataclass(frozen=True)
@@ -105,8 +104,9 @@ def normalise(text: str, forms: CaseForms) -> Optional[Shadow]:
     person = read(text)
     seen = text if person is None else person.text
     folded = None if seen.isascii() else _fold_characters(seen)
-    shadow = compose(folded, person)
-    cased = _fold_case(seen if folded is None else folded.text, forms)
+    shadow = person if folded is None else compose(folded, person)
+    current = seen if folded is None else folded.text
+    cased = current if SHOUTED.search(current) is None else _fold_case(current, forms)
     if shadow is None:
         return None if cased == text else Shadow(cased, ((0, 0, len(text), True),))
     return Shadow(cased, shadow.pieces, shadow.notes)
@@ -162,8 +162,7 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
 def _capitals(shape: str) -> Tuple[int, bool, bool]:
     """How many capital letters a token shape holds (``Token.shape_`` keeps at least two of a run), whether it
     holds an apostrophe, and whether it holds a control character or a character markup is written with."""
-    marked = not READ_MARKS.isdisjoint(shape) or any(ord(char) < 32 or ord(char) == 127 for char in shape)
-    return shape.count("X"), "'" in shape, marked
+    return shape.count("X"), "'" in shape, ASCII_MARKS.search(shape) is not None
 
 
 def plain(doc: Doc) -> bool:

@@ -13,7 +13,9 @@ from spacy_factwash import check, default_pipeline, inspect
 from spacy_factwash.lexicon.sets import CUES
 from spacy_factwash.lexicon.frozen import load_set
 from spacy_factwash.syntax.bidi import display_order
+from spacy_factwash.syntax.normalise import normalise, plain
 from spacy_factwash.syntax.reading import confusables, read
+from spacy_factwash.syntax.textmap import applied, compose
 
 SOURCE = "Bob said Alice was promoted."
 CLAIM = "Alice was promoted."
@@ -309,3 +311,51 @@ def test_a_text_written_with_tricks_passes_against_itself(text, trick, data):
     tricked = " ".join(data.draw(TRICKS[trick](w)) if i in chosen and w.isalpha() else w for i, w in enumerate(words))
     assert check(tricked, tricked) == "pass"
     assert check(text, tricked) == "pass" and check(tricked, text) == "pass"
+
+
+@given(st.text(alphabet="aAbBnNoOtTsid'’ .,-<>/&#;*~\x00\x1b\x7f", max_size=30))
+@properties(300)
+def test_a_doc_the_cue_layer_reads_as_plain_needs_no_reading(text):
+    # markup and control characters hide words from the plain path: a token holding one is never plain
+    nlp = default_pipeline()
+    cues = nlp.get_pipe("factwash_cues")
+    if plain(nlp.make_doc(text)):
+        assert normalise(text, cues.case_forms) is None
+
+
+@st.composite
+def edited(draw, text):
+    """``text`` read with random edits: stretches read as nothing, as one character, or as several."""
+    edits, at = [], 0
+    while at < len(text):
+        start = draw(st.integers(at, len(text)))
+        if start == len(text):
+            break
+        end = draw(st.integers(start + 1, min(len(text), start + 3)))
+        replacement = draw(st.sampled_from(["", "x", "yz", text[start:end].upper()]))
+        edits.append((start, end, replacement, len(replacement) == end - start))
+        at = end
+    return applied(text, edits)
+
+
+def origins(shadow):
+    """For each character of a shadow, the stretch of the original it comes from (the reference map)."""
+    found = []
+    for n, (start, original_start, original_end, linear) in enumerate(shadow.pieces):
+        end = shadow.pieces[n + 1][0] if n + 1 < len(shadow.pieces) else len(shadow.text)
+        for i in range(start, end):
+            found.append((original_start + i - start, original_start + i - start + 1) if linear
+                         else (original_start, original_end))
+    return found
+
+
+@given(st.text(alphabet="abcdef", min_size=1, max_size=20), st.data())
+@properties(200)
+def test_readings_made_one_after_another_map_back_in_one_step(text, data):
+    inner = data.draw(edited(text))
+    outer = data.draw(edited(inner.text))
+    composed = compose(outer, inner)
+    assert composed.text == outer.text
+    first, second = origins(inner), origins(outer)
+    for i, (low, high) in enumerate(second):
+        assert composed.original(i, i + 1) == (first[low][0], first[high - 1][1])

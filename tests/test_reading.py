@@ -61,6 +61,14 @@ def test_a_whole_sentence_in_markup_or_shown_right_to_left_is_read_as_shown():
     assert check(CLAIM, "\u202e.detomorp ton saw ecilA\u202c") == "reject"
 
 
+def test_a_paragraph_nested_too_deep_to_put_in_order_is_never_passed():
+    deep = "Alice was " + "\u202e" * 20 + "toN" + "\u202c" * 20 + " promoted."
+    report = inspect(CLAIM, deep)
+    assert report.verdict != "pass" and "reading" in report.not_checked
+    assert [note.kind for note in report.reading] == ["bidi-unresolved"]
+    assert check(NEGATED, deep) != "pass"
+
+
 def test_evidence_points_into_the_texts_as_given_and_what_was_read_is_noted():
     source, memory = "Bob s<b></b>aid Alice was promoted.", "Alice was n&#111;t promoted."
     report = inspect(source, memory)

@@ -12,11 +12,14 @@ stored order (right-to-left letters of their own, Hebrew or Arabic, are not Engl
 check); the controls themselves are read as nothing.
 
 ``display_edits`` gives, for each stretch shown in another order than it is stored, the stretch as shown (one
-piece: any offset inside it maps to the whole stretch), and the controls to drop.
+piece: any offset inside it maps to the whole stretch), and the controls to drop. Reordering costs a pass per
+embedding level; a paragraph whose levels span more than ``MAX_SHOWN_DEPTH`` (no text written for people nests
+so deep) is not put in order but noted ``bidi-unresolved``, and the gate makes a pair holding one uncheckable,
+never pass.
 """
 
 import unicodedata
-from typing import Dict, FrozenSet, List, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .textmap import Edit, Note
 
@@ -28,6 +31,8 @@ NEUTRALS = frozenset({"B", "S", "WS", "ON", "LRI", "RLI", "FSI", "PDI"})
 PARAGRAPH_BREAKS = frozenset("\n\r\x1c\x1d\x1e\x85\u2029")
 MIRRORED = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹"))
 MAX_DEPTH = 125
+MAX_SHOWN_DEPTH = 8
+UNRESOLVED = "bidi-unresolved"
 
 
 def display_edits(text: str) -> Tuple[List[Edit], List[Note]]:
@@ -40,16 +45,20 @@ def display_edits(text: str) -> Tuple[List[Edit], List[Note]]:
     start = 0
     for end in [i for i, char in enumerate(text) if char in PARAGRAPH_BREAKS] + [len(text)]:
         if not EXPLICIT.isdisjoint(text[start:end]):
-            paragraph_edits = _paragraph_edits(text, start, end)
+            paragraph_edits, paragraph_notes = _paragraph_edits(text, start, end)
             edits += paragraph_edits
-            notes += [("bidi", low, high) for low, high, _, _ in paragraph_edits]
+            notes += paragraph_notes
         start = end + 1
     return edits, notes
 
 
-def _paragraph_edits(text: str, start: int, end: int) -> List[Edit]:
-    """The edits of one paragraph ``text[start:end]``: reordered stretches and dropped controls."""
-    order, mirrored = display_order(text[start:end])
+def _paragraph_edits(text: str, start: int, end: int) -> Tuple[List[Edit], List[Note]]:
+    """The edits of one paragraph ``text[start:end]`` (reordered stretches and dropped controls) and their notes."""
+    shown = display_order(text[start:end])
+    controls = [i for i in range(start, end) if text[i] in EXPLICIT]
+    if shown is None:  # nested too deep to put in order: the controls dropped, the paragraph noted
+        return [(i, i + 1, "", False) for i in controls], [(UNRESOLVED, start, end)]
+    order, mirrored = shown
     kept = [i for i in range(end - start) if text[start + i] not in EXPLICIT]
     edits: List[Edit] = []
     block_start = 0
@@ -58,23 +67,29 @@ def _paragraph_edits(text: str, start: int, end: int) -> List[Edit]:
         highest = max(highest, index)
         if highest != kept[position]:
             continue
-        shown, stored = order[block_start:position + 1], kept[block_start:position + 1]
-        low, high = start + stored[0], start + stored[-1] + 1
-        if shown != stored:
-            edits.append((low, high, "".join(MIRRORED.get(text[start + i], text[start + i]) if i in mirrored
-                                             else text[start + i] for i in shown), False))
+        stored = kept[block_start:position + 1]
+        if order[block_start:position + 1] != stored:
+            edits.append((start + stored[0], start + stored[-1] + 1, "".join(
+                MIRRORED.get(text[start + i], text[start + i]) if i in mirrored else text[start + i]
+                for i in order[block_start:position + 1]), False))
         block_start = position + 1
-    # the controls outside every reordered stretch, each read as nothing
-    taken = [(low, high) for low, high, _, _ in edits]
-    for i in range(start, end):
-        if text[i] in EXPLICIT and not any(low <= i < high for low, high in taken):
-            edits.append((i, i + 1, "", False))
-    return sorted(edits)
+    notes: List[Note] = [("bidi", low, high) for low, high, _, _ in edits]
+    # the controls outside every reordered stretch, each read as nothing (both in text order)
+    dropped: List[Edit] = []
+    at = 0
+    for i in controls:
+        while at < len(edits) and edits[at][1] <= i:
+            at += 1
+        if not (at < len(edits) and edits[at][0] <= i):
+            dropped.append((i, i + 1, "", False))
+            notes.append(("bidi", i, i + 1))
+    return sorted(edits + dropped), notes
 
 
-def display_order(paragraph: str) -> Tuple[List[int], FrozenSet[int]]:
+def display_order(paragraph: str) -> Optional[Tuple[List[int], FrozenSet[int]]]:
     """The indexes of ``paragraph``'s characters in the order they are shown, its explicit controls left out, and
-    the brackets among them shown mirrored (L4: shown right to left)."""
+    the brackets among them shown mirrored (L4: shown right to left); None when its levels span more than
+    ``MAX_SHOWN_DEPTH``."""
     types = [unicodedata.bidirectional(char) or "L" for char in paragraph]
     matching = _matching_isolates(types)
     base = _paragraph_level(types, 0, len(types), matching)
@@ -88,6 +103,8 @@ def display_order(paragraph: str) -> Tuple[List[int], FrozenSet[int]]:
         if t in REMOVED:  # X9: removed characters take the level of the character before
             levels[i] = levels[i - 1] if i else base
     _trailing_whitespace(types, levels, base)
+    if max(levels) - min(levels) > MAX_SHOWN_DEPTH:
+        return None
     mirrored = frozenset(i for i, char in enumerate(paragraph) if levels[i] % 2 and char in MIRRORED)
     # reversed with the controls in place (an isolate's initiator parts the runs beside it), then left out
     return [i for i in _reversed_runs(list(range(len(paragraph))), levels) if paragraph[i] not in EXPLICIT], mirrored

@@ -4,13 +4,16 @@
 characters, look-alike letters) before the pipeline annotates them, so clauses, alignment and every check read
 "Bob said Alice was promoted." where "Bob s<b></b>aid Alice was <i>promoted</i>." is written. ``on_original``
 then maps every offset of the report (claims, sentences, cues, values, the sentences left unchecked) back into
-the text as given, and adds a note (``Report.reading``) for each stretch read otherwise than written. A text that
-reads as it is written (the common case) is annotated as it is, and its report is left as it is.
+the text as given, and adds a note (``Report.reading``) for each stretch read otherwise than written. A paragraph
+nested too deep to put in display order (``bidi-unresolved``) makes a pair that would pass uncheckable, with
+``reading`` in ``not_checked``. A text that reads as it is written (the common case) is annotated as it is, and
+its report is left as it is.
 """
 
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
+from ...syntax.bidi import UNRESOLVED
 from ...syntax.reading import read
 from ...syntax.textmap import Shadow
 from .report import Change, Cue, Excerpt, LanguageFinding, ReadNote, Report
@@ -99,7 +102,10 @@ def on_original(report: Report, source: ReadText, memory: ReadText) -> Report:
     def finding(found: LanguageFinding) -> LanguageFinding:
         return replace(found, sentence=memory.excerpt(found.sentence))
 
+    reading = report.reading + source.notes("source") + memory.notes("memory")
+    unread = any(note.kind == UNRESOLVED for note in reading)  # a text not put in display order: never a pass
     return replace(report, changes=[change(c) for c in report.changes], notes=[change(c) for c in report.notes],
                    uncheckable=[memory.excerpt(e) for e in report.uncheckable],
-                   not_english=[finding(f) for f in report.not_english],
-                   reading=report.reading + source.notes("source") + memory.notes("memory"))
+                   not_english=[finding(f) for f in report.not_english], reading=reading,
+                   verdict="uncheckable" if unread and report.verdict == "pass" else report.verdict,
+                   not_checked=report.not_checked + ["reading"] * unread)

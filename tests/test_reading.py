@@ -13,7 +13,6 @@ from spacy_factwash import check, default_pipeline, inspect
 from spacy_factwash.lexicon.sets import CUES
 from spacy_factwash.lexicon.frozen import load_set
 from spacy_factwash.syntax.bidi import display_order
-from spacy_factwash.syntax.normalise import normalise, plain
 from spacy_factwash.syntax.reading import confusables, read
 from spacy_factwash.syntax.textmap import applied, compose
 
@@ -324,16 +323,6 @@ def test_a_text_written_with_tricks_passes_against_itself(text, trick, data):
     tricked = " ".join(data.draw(written_with(w)) if i in chosen and w.isalpha() else w for i, w in enumerate(words))
     assert check(tricked, tricked) == "pass"
     assert check(text, tricked) == "pass" and check(tricked, text) == "pass"
-
-
-@given(st.text(alphabet="aAbBnNoOtTsid'’ .,-<>/&#;*~\x00\x1b\x7f", max_size=30))
-@properties(300)
-def test_a_doc_the_cue_layer_reads_as_plain_needs_no_reading(text):
-    # markup and control characters hide words from the plain path: a token holding one is never plain
-    nlp = default_pipeline()
-    cues = nlp.get_pipe("factwash_cues")
-    if plain(nlp.make_doc(text)):
-        assert normalise(text, cues.case_forms) is None
 
 
 @st.composite

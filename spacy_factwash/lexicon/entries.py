@@ -35,6 +35,7 @@ from spacy.schemas import validate_token_pattern
 from ..errors import FactwashError
 from ..io.strict_json import dumps, loads
 from ..io.textfile import surrogate_problem
+from .patterns import token_pattern_problem
 
 ROLES = ("cue", "exclusion")
 SOURCE_SIDES = ("before", "after")
@@ -45,6 +46,13 @@ class LexiconError(FactwashError, ValueError):
     """A lexicon file is missing, malformed, or does not match its manifest."""
 
     code = "E001"
+
+
+class UnsafePattern(LexiconError):
+    """A token pattern whose ``REGEX`` could take exponential time, or that matches every token
+    (``patterns.py``)."""
+
+    code = "E017"
 
 
 @dataclass(frozen=True)
@@ -189,7 +197,8 @@ def _check_storable(raw: Dict[str, Any], at: str, entry_id: str) -> None:
 
 
 def _check_pattern(pattern: Any, at: str):
-    """A phrase, a list of phrases, or a valid spaCy token pattern."""
+    """A phrase, a list of phrases, or a valid spaCy token pattern whose regexes are safe and that does not match
+    every token (``patterns.py``)."""
     if isinstance(pattern, str):
         if not pattern.strip():
             raise LexiconError(f"{at}: empty phrase pattern")
@@ -202,5 +211,8 @@ def _check_pattern(pattern: Any, at: str):
         errors = validate_token_pattern(pattern)
         if errors:
             raise LexiconError(f"{at}: invalid token pattern ({'; '.join(errors)})")
+        problem = token_pattern_problem(pattern)
+        if problem:
+            raise UnsafePattern(f"{at}: {problem}")
         return tuple(pattern)
     raise LexiconError(f"{at}: pattern mixes phrases and token dicts, or has an empty phrase")

@@ -1,21 +1,23 @@
 """A shadow of a text in which a cue reads as a reader sees it, mapped back to the original characters.
 
 A cue must be found whatever bytes spell it: "NOT" and "DON'T" in shouted text, "n\u200bot" with a zero-width
-space, "nоt" with a Cyrillic o, full-width "ｍight", "no\u00a0longer" with a no-break space, "might\u00adbe" with
-a soft hyphen. ``normalise`` returns, when a text needs it, a :class:`Shadow`: the text with format characters
-dropped, every space character a plain space, compatibility forms folded (NFKD, combining marks dropped), letters
-that only look Latin read as Latin (``confusables.tsv``, only inside a word that also holds an ASCII letter, so
-Cyrillic or Greek text is left alone), a word struck through with combining overlays ("m\u0336i\u0336g\u0336h\u0336t\u0336")
-left out, as a reader reads it, and shouted lexicon words in lower case (or in the capitalised form a
-lexicon pattern asks for: "MONDAY" -> "Monday"). The cue component matches on the shadow and writes its spans on
-the original tokens through :meth:`Shadow.original`, so every offset stays in the original text.
+space, "nоt" with a Cyrillic o, "ѕаіԁ" all in Cyrillic, "n&#111;t" and "s<b></b>aid" in markup, full-width
+"ｍight", "no\u00a0longer" with a no-break space, "might\u00adbe" with a soft hyphen. ``normalise`` returns, when a
+text needs it, a :class:`Shadow`: the text as a person reads it (``reading.py``: markup read as what it shows,
+right-to-left controls resolved, control and default-ignorable characters dropped, look-alike letters read as
+Latin where a reader takes them for Latin), then every space character a plain space, format characters dropped,
+compatibility forms folded (NFKD, combining marks dropped inside a word that holds an ASCII letter), a word struck
+through with combining overlays ("m\u0336i\u0336g\u0336h\u0336t\u0336") left out, as a reader reads it, and
+shouted lexicon words in lower case (or in the capitalised form a lexicon pattern asks for: "MONDAY" -> "Monday").
+The cue component matches on the shadow and writes its spans on the original tokens through
+:meth:`Shadow.original`, so every offset stays in the original text.
 
-A text that needs none of this (the common case) costs one ``isascii`` test and one regular-expression scan.
+A text that needs none of this (the common case) costs one ``isascii`` test and two regular-expression scans; a
+Doc whose tokens show it needs none of it is not even joined into its text (``plain``).
 """
 
 import re
 import unicodedata
-from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
@@ -24,32 +26,16 @@ import numpy
 from spacy.attrs import IS_ASCII, SHAPE, SPACY
 from spacy.tokens import Doc, Span
 
-from ..lexicon.entries import Entry, LexiconError
-from ..lexicon.sets import CONFUSABLES_FILE, SYNTAX
-from ..lexicon.tables import table_origin, table_text
+from ..lexicon.entries import Entry
+from .reading import ASCII_MARKS, read
 from .sentences import sentences
 from .text import doc_text
+from .textmap import Edit, Shadow, applied, compose
 
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
 STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
 SHOUTED = re.compile(r"(?<![\w'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![\w'’])|(?<![\w'’])[A-Z]+['’][A-Z]+(?![\w'’])")
 APOSTROPHES = ("'", "’")
-
-
-@lru_cache(maxsize=1)
-def confusables() -> Dict[str, str]:
-    """Non-Latin letters read as the Latin letter they look like, from ``confusables.tsv`` (the syntax tables this
-    process reads)."""
-    table = {}
-    for number, line in enumerate(table_text(SYNTAX.name, CONFUSABLES_FILE).splitlines(), start=1):
-        if not line or line.startswith("#"):
-            continue
-        parts = line.split("\t")
-        if len(parts) != 3 or len(parts[0]) != 1 or not parts[1].isascii():
-            raise LexiconError(f"{table_origin(SYNTAX.name, CONFUSABLES_FILE)}:{number}: expected "
-                               "'character<TAB>latin<TAB>name'")
-        table[parts[0]] = parts[1]
-    return table
 
 
 @dataclass(frozen=True)
@@ -69,43 +55,6 @@ class CaseForms:
         return lower if lower in self.words else None
 
 
-@dataclass(frozen=True)
-class Shadow:
-    """The normalised text and, piece by piece, where its characters came from in the original.
-
-    ``pieces`` holds ``(shadow_start, original_start, original_end, linear)``: a linear piece maps character
-    for character; any other piece (a character folded into several, or several into one) maps as a whole.
-    """
-
-    text: str
-    pieces: Tuple[Tuple[int, int, int, bool], ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_starts", [piece[0] for piece in self.pieces])
-        object.__setattr__(self, "_original_starts", [piece[1] for piece in self.pieces])
-
-    def original(self, start: int, end: int) -> Tuple[int, int]:
-        """The original character offsets of the shadow's ``[start, end)``."""
-        if end <= start:
-            return self._map(start, at_end=False), self._map(start, at_end=False)
-        return self._map(start, at_end=False), self._map(end - 1, at_end=True)
-
-    def shadow_offset(self, position: int) -> int:
-        """Where an original character offset falls in the shadow (the start of a piece folded as a whole)."""
-        at = max(0, bisect_right(self._original_starts, position) - 1)
-        shadow_start, original_start, original_end, linear = self.pieces[at]
-        if linear:
-            return shadow_start + min(position - original_start, original_end - original_start)
-        return shadow_start
-
-    def _map(self, position: int, at_end: bool) -> int:
-        shadow_start, original_start, original_end, linear = self.pieces[
-            max(0, bisect_right(self._starts, position) - 1)]
-        if linear:
-            return original_start + (position - shadow_start) + (1 if at_end else 0)
-        return original_end if at_end else original_start
-
-
 def _fold_char(char: str, mixed: bool) -> str:
     """What one non-ASCII character reads as (``mixed``: its word also holds an ASCII letter)."""
     category = unicodedata.category(char)
@@ -113,8 +62,6 @@ def _fold_char(char: str, mixed: bool) -> str:
         return ""
     if char.isspace():
         return " "
-    if mixed and char in confusables():
-        return confusables()[char]
     if category == "Mn" and mixed:
         return ""
     folded = unicodedata.normalize("NFKD", char)
@@ -123,20 +70,9 @@ def _fold_char(char: str, mixed: bool) -> str:
     return unicodedata.normalize("NFKC", folded) if folded != char else char
 
 
-def _fold_characters(text: str) -> Tuple[str, List[Tuple[int, int, int, bool]]]:
-    """The text with its non-ASCII runs folded, and the piece map back to it."""
-    parts: List[str] = []
-    pieces: List[Tuple[int, int, int, bool]] = []
-    shadow_at = original_at = 0
-
-    def keep(until: int) -> None:
-        nonlocal shadow_at, original_at
-        if until > original_at:
-            parts.append(text[original_at:until])
-            pieces.append((shadow_at, original_at, until, True))
-            shadow_at += until - original_at
-            original_at = until
-
+def _fold_characters(text: str) -> Optional[Shadow]:
+    """The text with its non-ASCII runs folded and the map back to it, or None when none folds."""
+    edits: List[Edit] = []
     for run in NON_ASCII_RUN.finditer(text):
         mixed = any(c.isascii() and c.isalpha() for c in run.group())
         struck = any(c in STRIKE_THROUGH for c in run.group())
@@ -144,16 +80,10 @@ def _fold_characters(text: str) -> Tuple[str, List[Tuple[int, int, int, bool]]]:
             if char.isascii() and not struck:
                 continue
             folded = "" if struck else _fold_char(char, mixed)
-            if folded == char:
-                continue
-            position = run.start() + offset
-            keep(position)
-            parts.append(folded)
-            pieces.append((shadow_at, position, position + 1, len(folded) == 1))
-            shadow_at += len(folded)
-            original_at = position + 1
-    keep(len(text))
-    return "".join(parts), pieces
+            if folded != char:
+                position = run.start() + offset
+                edits.append((position, position + 1, folded, True))
+    return applied(text, edits) if edits else None
 
 
 def _fold_case(text: str, forms: CaseForms) -> str:
@@ -171,16 +101,15 @@ def _fold_case(text: str, forms: CaseForms) -> str:
 
 def normalise(text: str, forms: CaseForms) -> Optional[Shadow]:
     """The shadow a text is matched on, or None when the text already reads as it is written."""
-    if text.isascii():
-        if SHOUTED.search(text) is None:
-            return None
-        folded, pieces = text, [(0, 0, len(text), True)]
-    else:
-        folded, pieces = _fold_characters(text)
-    shadow = _fold_case(folded, forms)
-    if shadow == text:
-        return None
-    return Shadow(shadow, tuple(pieces) or ((0, 0, 0, True),))
+    person = read(text)
+    seen = text if person is None else person.text
+    folded = None if seen.isascii() else _fold_characters(seen)
+    shadow = person if folded is None else compose(folded, person)
+    current = seen if folded is None else folded.text
+    cased = current if SHOUTED.search(current) is None else _fold_case(current, forms)
+    if shadow is None:
+        return None if cased == text else Shadow(cased, ((0, 0, len(text), True),))
+    return Shadow(cased, shadow.pieces, shadow.notes)
 
 
 def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
@@ -230,16 +159,16 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
 
 
 @lru_cache(maxsize=4096)
-def _capitals(shape: str) -> Tuple[int, bool]:
-    """How many capital letters a token shape holds (``Token.shape_`` keeps at least two of a run), and whether it
-    holds an apostrophe."""
-    return shape.count("X"), "'" in shape
+def _capitals(shape: str) -> Tuple[int, bool, bool]:
+    """How many capital letters a token shape holds (``Token.shape_`` keeps at least two of a run), whether it
+    holds an apostrophe, and whether it holds a control character or a character markup is written with."""
+    return shape.count("X"), "'" in shape, ASCII_MARKS.search(shape) is not None
 
 
 def plain(doc: Doc) -> bool:
     """Whether a Doc surely reads as it is written, decided from its tokens without joining its text: every token
-    ASCII, and no two capitals in one stretch without a space, apart or across an apostrophe (what ``SHOUTED``
-    needs to match)."""
+    ASCII, none holding a control character or a markup character (``<&*~``), and no two capitals in one stretch
+    without a space, apart or across an apostrophe (what ``SHOUTED`` needs to match)."""
     if not len(doc):
         return True
     rows = doc.to_array([IS_ASCII, SHAPE, SPACY])
@@ -248,8 +177,8 @@ def plain(doc: Doc) -> bool:
     strings = doc.vocab.strings
     marks = [_capitals(strings[shape]) for shape in rows[:, 1].tolist()]
     spaced = rows[:, 2].tolist()
-    for i, (capitals, _) in enumerate(marks):
-        if capitals >= 2:
+    for i, (capitals, _, marked) in enumerate(marks):
+        if capitals >= 2 or marked:
             return False
         if capitals and not spaced[i] and i + 1 < len(marks) and (marks[i + 1][0] or marks[i + 1][1]):
             return False

@@ -14,6 +14,10 @@ drift, the memory bench and the evaluation all gate through a ``Gate``:
   (``executor=``, or the one registered as ``"dask"``: the gate itself never
   starts a process);
 - ``compare(source_doc, memory_doc)`` compares Docs the pipeline made.
+
+Each text is read as a person sees it before it is annotated (``reading.py``: markup, right-to-left controls,
+control and invisible characters, look-alike letters), and the report's offsets are given back in the text as
+given, with a note for each stretch read otherwise; a text that reads as written is annotated as it is.
 """
 
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -24,8 +28,10 @@ from spacy.util import minibatch
 
 from ...errors import FactwashError
 from ...executors import executor_for
+from ...syntax.text import doc_text
 from ...zones import zone
 from ..names import COMPARE, CUES
+from .reading import ReadText, on_original, read_text
 from .report import Report
 
 Review = Callable[[Report, Doc, Doc], Report]
@@ -55,16 +61,24 @@ class Gate:
         return self.nlp.get_pipe(CUES).lexicon_version
 
     def compare(self, source: Doc, memory: Doc) -> Report:
-        """Compare two Docs the pipeline made (the caller keeps them alive: no zone here)."""
-        return self.component.compare(source, memory)
+        """Compare two Docs the pipeline made (the caller keeps them alive: no zone here). A Doc whose text a
+        person reads otherwise than it is written is annotated again on its text as read; the report's offsets
+        are in the Docs' texts."""
+        sides = read_text(doc_text(source)), read_text(doc_text(memory))
+        read = [doc if side.shadow is None else self.nlp(side.read) for doc, side in zip((source, memory), sides)]
+        return on_original(self.component.compare(*read), *sides)
 
     def check(self, source: str, memory: str, review: Optional[Review] = None) -> Report:
-        """Annotate both texts, compare them, and let ``review`` (if any) see the report and both Docs; inside
-        one memory zone, so only the report leaves."""
+        """Read both texts as a person does, annotate them, compare them, and let ``review`` (if any) see the
+        report and the Docs of the texts as given; inside one memory zone, so only the report leaves."""
+        sides = read_text(source), read_text(memory)
         with zone(self.nlp):
-            source_doc, memory_doc = self.nlp.pipe([source, memory])
-            report = self.component.compare(source_doc, memory_doc)
-            return report if review is None else review(report, source_doc, memory_doc)
+            read = list(self.nlp.pipe([side.read for side in sides]))
+            report = on_original(self.component.compare(*read), *sides)
+            if review is None:
+                return report
+            given = [doc if side.shadow is None else self.nlp(side.text) for doc, side in zip(read, sides)]
+            return review(report, *given)
 
     def pipe(self, pairs: Iterable, *, batch_size: int = 256, as_tuples: bool = False, n_process: int = 1,
              executor=None) -> Iterator:
@@ -85,8 +99,9 @@ class Gate:
         the batch holds more than once (one source, several memories made from it) is annotated and read into
         claims once per side: comparing reads Docs and claims and changes neither."""
         texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
+        sides: Dict[str, ReadText] = {text: read_text(text) for text in texts}
         with zone(self.nlp):
-            docs = dict(zip(texts, self.nlp.pipe(texts, batch_size=len(texts) or 1)))
+            docs = dict(zip(texts, self.nlp.pipe([sides[text].read for text in texts], batch_size=len(texts) or 1)))
             read: Dict[Tuple[int, str], object] = {}
 
             def claims_of(doc: Doc, side: str):
@@ -94,6 +109,6 @@ class Gate:
                     read[id(doc), side] = self.component.claims(doc)
                 return read[id(doc), side]
 
-            return [(self.component.compare_reading(docs[source], docs[memory], claims_of), context)
+            return [(on_original(self.component.compare_reading(docs[source], docs[memory], claims_of),
+                                 sides[source], sides[memory]), context)
                     for (source, memory), context in batch]
-

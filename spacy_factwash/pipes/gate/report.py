@@ -80,6 +80,20 @@ class LanguageFinding:
     sentence: Optional[Excerpt] = None  # the memory sentence read, when one sentence was (offsets in the memory)
 
 
+@dataclass(frozen=True)
+class ReadNote:
+    """A stretch of one text the gate read otherwise than it is written, as a person reads it
+    (``syntax/reading.py``): which side, what kind (``markup``, ``struck``, ``entity``, ``bidi``, ``control``,
+    ``invisible``, ``look-alike``), the stretch as written with its offsets, and what it reads as."""
+
+    side: str  # "source" or "memory"
+    kind: str
+    text: str
+    start_char: int
+    end_char: int
+    read_as: str
+
+
 @dataclass
 class Report:
     """The gate's answer for one (source, memory) pair."""
@@ -94,6 +108,7 @@ class Report:
     memory_sentences: int = 0
     lexicon_digest: str = ""  # sha256 of the lexicon files as loaded: two different lexicons never share it
     not_english: List[LanguageFinding] = field(default_factory=list)  # set: nothing was checked (uncheckable)
+    reading: List[ReadNote] = field(default_factory=list)  # what was read otherwise than written, on either side
 
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-safe dict with every field."""
@@ -123,5 +138,8 @@ class Report:
                          "aligns to no source claim")
         for note in self.notes:
             lines.append(f"  note ({note.type}): {note.message}")
+        for read in self.reading:
+            lines.append(f"  read ({read.kind}): {read.side} [{read.start_char}:{read.end_char}] {read.text!r} "
+                         f"as {read.read_as!r}")
         lines.append(f"  not checked: {', '.join(self.not_checked) or 'nothing'}")
         return "\n".join(lines)

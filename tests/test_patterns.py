@@ -5,7 +5,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 import spacy
@@ -35,11 +34,14 @@ def test_a_regex_that_can_backtrack_exponentially_is_refused_with_one_coded_line
     assert isinstance(refused.value, LexiconError) and isinstance(refused.value, ValueError)
 
 
-def test_the_refused_regex_would_have_taken_seconds_and_the_refusal_takes_none():
-    started = time.perf_counter()
+def test_a_refused_regex_leaves_the_component_as_it_was():
+    """The refusal comes before the pattern reaches a matcher: a word the refused pattern matches is no cue
+    afterwards (the cost it would have had is not timed here: the suite shares its cores)."""
+    nlp, cues = cue_component()
     with pytest.raises(UnsafePattern):
-        cue_component()[1].add_entries([entry([{"LOWER": {"REGEX": "^(a+)+$"}}])])
-    assert time.perf_counter() - started < 1.0
+        cues.add_entries([entry([{"LOWER": {"REGEX": "^(a+)+$"}}])])
+    doc = nlp("We saw aaaa there.")
+    assert not [span for span in doc.spans["factwash_cues"] if span.id_ == "hedge:user"]
 
 
 @pytest.mark.parametrize("regex", ["^[vV]?\\d+(\\.\\d+)+$", "^(\\d+,)*\\d+$", "^said$", "(?:\\d|[a-z])+", "^x{3}$",

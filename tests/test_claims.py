@@ -235,3 +235,17 @@ def test_a_claim_copied_from_a_long_templated_source_passes_in_any_order_of_the_
     for order in (sentences + [memory], [memory] + sentences):  # the copied claim last, past the cap, and first
         assert check(" ".join(order), memory) == "pass"
     assert check(" ".join(sentences), "Alice paid 1000 euros.") == "reject"
+
+
+@pytest.mark.parametrize("copy_last", [True, False])
+def test_a_copy_with_only_common_words_and_no_number_passes_past_the_cap(copy_last):
+    """300 source claims with the same words as the memory's in another order ("Bob paid Alice."): every key is
+    common to all of them and no number tells them apart, so scoring stops at the first ``CANDIDATES``; the exact
+    copy is found wherever it stands, and the look-alikes alone never pass for it."""
+    from spacy_factwash.pipes.gate.align import CANDIDATES
+
+    look_alikes = ["Bob paid Alice."] * 300
+    assert len(look_alikes) > CANDIDATES
+    order = look_alikes + ["Alice paid Bob."] if copy_last else ["Alice paid Bob."] + look_alikes
+    assert check(" ".join(order), "Alice paid Bob.") == "pass"
+    assert check(" ".join(look_alikes), "Alice paid Bob.") != "pass"

@@ -17,7 +17,9 @@ number the memory claim gives finds the source claims that give it however
 common its words are ("Alice paid 599 euros" among 600 "Alice paid N euros"
 is found in any order of the source); a memory claim whose every key is
 common and that holds no number, or a source that repeats one sentence a
-thousand times, is scored against the first of them.
+thousand times, is scored against the first of them, and against every
+exact copy of its words wherever the source holds one (a copy is never
+rejected for standing past the cap).
 """
 
 from dataclasses import dataclass
@@ -55,22 +57,31 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
         for number in claim.numbers:
             by_number.setdefault(number, []).append(n)
     alignments = []
-    by_words: Dict[str, List[Claim]] = {}
+    by_words: Dict[str, List[int]] = {}  # the source claims by wording, made at the first claim that needs it
+
+    def copies_of(claim: Claim) -> List[int]:
+        if not by_words and source:
+            for n, candidate in enumerate(source):
+                by_words.setdefault(candidate.wording, []).append(n)
+        return by_words.get(claim.wording, [])
+
     for claim in memory:
         keys = claim.keys
         if not keys:  # a claim with no content word ("unless it does") aligns only to a copy of itself
-            if not by_words and source:
-                for candidate in source:
-                    by_words.setdefault(candidate.wording, []).append(candidate)
-            copies = tuple(by_words.get(claim.wording, ()))
+            copies = tuple(source[n] for n in copies_of(claim))
             alignments.append(Alignment(claim, copies, 1.0 if copies else 0.0, bool(copies)))
             continue
         found: Set[int] = set()
         lookups = [index[k] for k in keys if k in index] + [by_number[v] for v in claim.numbers if v in by_number]
+        capped = False
         for listed in sorted(lookups, key=len):  # rarest first: "599" of "Alice paid 599 euros" before "Alice"
             if found and len(found) + len(listed) > CANDIDATES:
+                capped = True
                 break
+            capped = capped or len(listed) > CANDIDATES
             found.update(listed[:CANDIDATES])
+        if capped:  # an exact copy is always among the candidates, wherever the source holds it
+            found.update(copies_of(claim)[:CANDIDATES])
         said = (keys - claim.names) or keys  # what the claim says of its names ("Alice [was promoted]") must align
         best: List[Tuple[Tuple[float, int, float], int]] = []
         for n in found:

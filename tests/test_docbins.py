@@ -1,20 +1,16 @@
-"""The DocBin a corpus run writes (run/docbins.py): a plain spaCy DocBin file, read back by ``DocBin().from_disk``
-with the same Docs, user data and extension values; and writing it costs a fixed number of encoder look-ups per
-partition, however many Docs it holds (counted calls, not seconds)."""
+"""The DocBin a corpus run writes (run/docbins.py): the bytes spaCy's DocBin makes, a plain DocBin file read back by
+``DocBin().from_disk`` with the same Docs, user data and extension values."""
 
 import pytest
-from factwash_dev.evaluation.work import counted, cue_sentences
 from spacy.tokens import Doc, DocBin, Span
 
 from spacy_factwash.run.docbins import PackedDocBin
-from spacy_factwash.run.partitions import Partition, annotate_partition
 
 TEXTS = ["Someone said Alice might not get admin access if the audit fails, as of Monday.",
          "According to the audit team, the budget was probably cut back in 2019.", "The build passed.", "", "   ",
          "Bob no longer works here, Alice said, though I think he left last week.",
          "If it rains, the match is reportedly off until Friday.", "Revenue rose 12% in 2023, the report claims."]
 NOTE = "docbins_test_note"  # a Doc extension with a value of its own, kept in user_data
-CATALOGUE = "catalogue/__init__.py"  # srsly's encoder registry: every look-up of the msgpack encoders runs here
 
 
 def spans(group):
@@ -80,19 +76,3 @@ def test_a_plain_docbin_reads_the_file_back_with_the_same_docs_user_data_and_ext
     assert [view(doc) for doc in restored] == [view(doc) for doc in annotated]
     assert restored[1]._.get(NOTE) == ("kept", 3) and restored[0].user_data["factwash_lexicon_version"]
     assert restored[0].spans["factwash_cues"][0]._.factwash_source.text == "Someone"
-
-
-def partition_lookups(nlp, folder, lines: int) -> int:
-    """The calls into srsly's encoder registry (catalogue) while one partition of ``lines`` lines is annotated and
-    written with its DocBin."""
-    source = folder / f"{lines}.txt"
-    source.write_text("".join(text + "\n" for text in cue_sentences(lines)), encoding="utf8")
-    out = folder / f"out-{lines}"
-    out.mkdir()
-    return counted(lambda: annotate_partition(nlp, Partition(0, str(source), 1, lines), out, 16, False), CATALOGUE)
-
-
-def test_writing_a_partitions_docbin_looks_its_encoders_up_a_fixed_number_of_times(default_nlp, tmp_path):
-    partition_lookups(default_nlp, tmp_path, 4)  # the pipeline's first Docs (what loads at first use, loaded)
-    few, many = (partition_lookups(default_nlp, tmp_path, lines) for lines in (40, 80))
-    assert few == many > 0  # one look-up for the DocBin's packer, one for its file: not one per Doc

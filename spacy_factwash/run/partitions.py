@@ -42,7 +42,8 @@ class Partition:
 
 
 def within(lines: Iterable, partition: Partition) -> Iterator:
-    """The lines of a file that belong to the partition (read from the file's start, stopping after it)."""
+    """The lines of a file that belong to the partition (its reader, given the partition's first line, parses
+    none before it; stopping after its last)."""
     for line in lines:
         if line.number > partition.last_line:
             return
@@ -68,7 +69,7 @@ def annotate_partition(nlp: Language, partition: Partition, out_dir: Path, batch
     included); its manifest entry, whose ``files`` name the files written."""
     path = Path(partition.path)
     docs = PackedDocBin(store_user_data=True) if docbin else None
-    items = within(read_inputs(path, nlp.max_length), partition)
+    items = within(read_inputs(path, nlp.max_length, partition.first_line), partition)
     results = annotate_records(nlp, items, batch_size=batch_size, docbin=docs, skip_bad_lines=skip_bad_lines)
     files = {"jsonl": f"{partition.stem}.jsonl"}
     with atomic_output(out_dir / files["jsonl"], [path]) as out:
@@ -82,8 +83,8 @@ def annotate_partition(nlp: Language, partition: Partition, out_dir: Path, batch
 def gate_partition(nlp: Language, partition: Partition, out_dir: Path, batch_size: int, skip_bad_lines: bool) -> Dict:
     """Gate one partition's pairs into its JSONL reports; its manifest entry."""
     path, summary = Path(partition.path), GateSummary()
+    pairs = within(read_pairs(path, first_line=partition.first_line), partition)
     with atomic_output(out_dir / f"{partition.stem}.jsonl", [path]) as out:
-        gate_lines(jsonl_writer(out), within(read_pairs(path), partition), path, nlp, summary,
-                   skip_bad_lines=skip_bad_lines, batch_size=batch_size)
+        gate_lines(jsonl_writer(out), pairs, path, nlp, summary, skip_bad_lines=skip_bad_lines, batch_size=batch_size)
     return entry(partition, {"jsonl": f"{partition.stem}.jsonl"}, sum(summary.verdicts.values()), summary.bad,
                  summary.stop, verdicts=dict(summary.verdicts), change_types=dict(summary.change_types))

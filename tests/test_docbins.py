@@ -31,31 +31,32 @@ def extension_values(target, names):
 
 
 def view(doc):
-    """Everything a Doc carries: text, token attributes, span groups, user data, and every factwash extension on the
-    Doc, on each sentence and on each span of each group."""
+    """Everything a Doc carries: text, token attributes, span groups, user data, and (when the pipeline annotated
+    it) every factwash extension on the Doc, on each sentence and on each span of each group."""
     from spacy.tokens.underscore import Underscore
 
     doc_names = [name for name in Underscore.doc_extensions if name.startswith("factwash_")]
     span_names = [name for name in Underscore.span_extensions if name.startswith("factwash_")]
+    spans_read = list(doc.sents) + [span for group in doc.spans.values() for span in group] if doc.spans else []
     return {
         "text": doc.text, "tokens": doc.to_array(["ORTH", "LEMMA", "NORM", "SENT_START", "SPACY"]).tolist(),
-        "groups": {key: spans(group) for key, group in doc.spans.items()},
-        "user_data": dict(doc.user_data), "doc": extension_values(doc, doc_names),
-        "spans": [extension_values(span, span_names) for span in list(doc.sents) +
-                  [s for group in doc.spans.values() for s in group]],
+        "groups": {key: spans(group) for key, group in doc.spans.items()}, "user_data": dict(doc.user_data),
+        "doc": extension_values(doc, doc_names) if doc.spans else None,
+        "spans": [extension_values(span, span_names) for span in spans_read],
     }
 
 
 @pytest.fixture
 def annotated(default_nlp):
     """Docs of the default pipeline, half with their scopes read (the factwash_scopes group written), one with a
-    value of a user's extension in its user data."""
+    value of a user's extension in its user data; and a Doc no component ran on."""
     Doc.set_extension(NOTE, default=None, force=True)
     docs = list(default_nlp.pipe(TEXTS))
     for doc in docs[::2]:
         [span._.factwash_scope for span in doc.spans["factwash_cues"]]
     docs[1]._.set(NOTE, ("kept", 3))
     assert any("factwash_scopes" in doc.spans for doc in docs) and len(docs[0].spans) >= 3
+    docs.append(default_nlp.make_doc("No component ran on this one."))  # no span group at all
     yield docs
     Doc.remove_extension(NOTE)
 

@@ -3,11 +3,12 @@
 ``DocBin.add`` packs a Doc's ``user_data`` and each of its span groups with
 ``srsly.msgpack_dumps``, and every such call builds a new packer, which
 looks its encoders up in srsly's ``msgpack_encoders`` registry: catalogue
-scans the installed entry points and its whole registry each time (~0.3 ms
-here, five times per annotated Doc: its user data, three span groups and
-the groups' map; six times the annotation). ``PackedDocBin`` resolves the
-encoders once, when it is made (``srsly.msgpack.Packer``), and packs every
-Doc with that packer: the same bytes, so the file is a plain ``DocBin`` file
+scans the installed entry points and its whole registry each time, five
+times for a Doc of the default pipeline (its user data, three span groups
+and the map of them), which cost several times annotating it
+(``bench-scale`` prints both). ``PackedDocBin`` resolves the encoders once,
+when it is made (``srsly.msgpack.Packer``), and packs every Doc with that
+packer: the same bytes, so the file is a plain ``DocBin`` file
 (``DocBin().from_disk(path).get_docs(vocab)`` reads it back, user data and
 extension values included).
 """
@@ -18,7 +19,6 @@ from typing import Dict, List
 import numpy
 from spacy.attrs import SPACY
 from spacy.tokens import Doc, DocBin, SpanGroup
-from spacy.tokens._dict_proxies import SpanGroups
 from srsly.msgpack import Packer
 
 SPAN_LAYOUT = ">QQQllll"  # how SpanGroup.to_bytes packs a span: id, kb_id, label, start, end, start_char, end_char
@@ -53,7 +53,7 @@ class PackedDocBin(DocBin):
         """A Doc's span groups as ``SpanGroups.to_bytes`` packs them (each group's bytes mapped to its keys),
         adding the strings of their spans as ``DocBin.add`` does."""
         if not doc.spans:
-            return SpanGroups._EMPTY_BYTES
+            return self.packer.pack([])  # SpanGroups' bytes for no group
         groups: Dict[bytes, List[str]] = {}
         for key, group in doc.spans.items():
             groups.setdefault(self.span_group_bytes(group), []).append(key)

@@ -106,42 +106,29 @@ def annotation_rates(texts: Sequence[str], n_workers: int = 2, batch_size: int =
     ], batch_size, repeat)
 
 
-def _annotated(nlp, lines: Sequence[InputLine], batch_size: int) -> None:
-    """Annotate the lines a batch at a time in memory zones, as a partition does, building nothing from the Docs."""
-    from spacy.util import minibatch
-
-    from spacy_factwash.zones import zone
-
-    for batch in minibatch(lines, batch_size):
-        with zone(nlp):
-            for _ in nlp.pipe((line.text for line in batch), batch_size=batch_size):
-                pass
-
-
 def writing_costs(texts: Sequence[str], batch_size: int = 256, repeat: int = 1) -> Dict[str, float]:
-    """Milliseconds per Doc, in this process, of what a corpus run's partition does for each line: annotating it,
-    making its record, dumping the record as a JSONL line, and adding its Doc to spaCy's ``DocBin`` or to the
-    ``PackedDocBin`` the run writes (each the difference between runs doing it and not; best of ``repeat``,
-    interleaved)."""
+    """Milliseconds per Doc, in this process, of annotating ``texts`` and of each thing a corpus run's partition
+    writes for them, each timed alone over the same Docs (best of ``repeat``, interleaved): the record, its JSONL
+    line, adding the Doc to spaCy's ``DocBin`` and to the ``PackedDocBin`` a partition writes, and its share of
+    the DocBin file's bytes (``to_bytes``)."""
     nlp, lines = load(), _lines(texts)
-    list(annotate_records(nlp, lines[:200]))
-    records = list(annotate_records(nlp, lines, batch_size=batch_size))
-    runs = {"annotation": lambda: _annotated(nlp, lines, batch_size),
-            "record": lambda: list(annotate_records(nlp, lines, batch_size=batch_size)),
-            "JSONL line": lambda: [dumps(record) for _, record in records],
-            "spaCy DocBin.add": lambda: list(annotate_records(nlp, lines, batch_size=batch_size,
-                                                              docbin=DocBin(store_user_data=True))),
-            "PackedDocBin.add": lambda: list(annotate_records(nlp, lines, batch_size=batch_size,
-                                                              docbin=PackedDocBin(store_user_data=True)))}
+    list(nlp.pipe(texts[:200]))
+    docs = list(nlp.pipe(texts, batch_size=batch_size))
+    records = [annotation_record(line, doc) for line, doc in zip(lines, docs)]
+    filled = PackedDocBin(store_user_data=True, docs=docs)
+    runs = {"annotation": lambda: list(nlp.pipe(texts, batch_size=batch_size)),
+            "record": lambda: [annotation_record(line, doc) for line, doc in zip(lines, docs)],
+            "JSONL line": lambda: [dumps(record) for record in records],
+            "spaCy DocBin.add": lambda: DocBin(store_user_data=True, docs=docs),
+            "PackedDocBin.add": lambda: PackedDocBin(store_user_data=True, docs=docs),
+            "DocBin.to_bytes": filled.to_bytes}
     best = dict.fromkeys(runs, float("inf"))
     for _ in range(repeat):
         for name, run in runs.items():
             started = time.perf_counter()
             run()
             best[name] = min(best[name], time.perf_counter() - started)
-    per_doc = {name: seconds * 1000 / len(texts) for name, seconds in best.items()}
-    less = {"record": "annotation", "spaCy DocBin.add": "record", "PackedDocBin.add": "record"}
-    return {name: ms - per_doc[less[name]] if name in less else ms for name, ms in per_doc.items()}
+    return {name: seconds * 1000 / len(texts) for name, seconds in best.items()}
 
 
 def annotate_command_rates(texts: Sequence[str], n_workers: int = 2, batch_size: int = 256,
@@ -240,12 +227,14 @@ def scale_bench(root: Path, texts: int, pairs: int, stream: int, workers: int, r
     up, built, resident = worker_start(workers)
     yield (f"  Dask start: {up:.1f} s for {workers} worker processes, then {built:.1f} s to build the pipeline on "
            f"each (in parallel), {resident:,.0f} MB resident per worker; in the Dask rows' whole-run figures")
-    costs = writing_costs(sample, repeat=repeat)
-    written = costs["record"] + costs["JSONL line"] + costs["PackedDocBin.add"]
-    yield "  per Doc, one process: " + ", ".join(f"{name} {ms:.3f} ms" for name, ms in costs.items())
-    yield (f"  a partition's writing (record, JSONL line, PackedDocBin.add) {written:.3f} ms per Doc: "
-           f"{written / costs['annotation']:.2f}x the annotation (with spaCy's DocBin.add "
-           f"{(written - costs['PackedDocBin.add'] + costs['spaCy DocBin.add']) / costs['annotation']:.2f}x)")
+    costs = writing_costs(sample[:5000], repeat=repeat)
+    written = costs["record"] + costs["JSONL line"] + costs["PackedDocBin.add"] + costs["DocBin.to_bytes"]
+    before = written - costs["PackedDocBin.add"] + costs["spaCy DocBin.add"]
+    yield f"  per Doc, one process, {min(texts, 5000):,} of them: " + ", ".join(
+        f"{name} {ms:.3f} ms" for name, ms in costs.items())
+    yield (f"  a partition's writing (record, JSONL line, PackedDocBin.add, to_bytes) {written:.3f} ms per Doc: "
+           f"{written / costs['annotation']:.2f}x the annotation (with spaCy's DocBin.add {before:.3f} ms, "
+           f"{before / costs['annotation']:.2f}x)")
     for name, seconds, ratio in annotate_command_rates(sample, workers, repeat=repeat):
         yield f"  {texts:,} lines {name:<38} {seconds:>6.1f} s  ratio to 1 process {ratio:.2f}"
     for what, rates in (("sentences", annotation_rates(sample, workers, repeat=repeat)),

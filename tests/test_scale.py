@@ -75,6 +75,21 @@ def test_annotating_on_the_cluster_writes_what_one_process_writes(scheduler, tex
         [[(c["label"], c["text"], c["entry"]) for c in record["cues"]] for record in one]
 
 
+def test_annotate_without_docbins_writes_the_same_records_and_a_manifest_naming_only_them(scheduler, texts_file,
+                                                                                           tmp_path):
+    with_docbins = annotate_corpus([texts_file], tmp_path / "both", scheduler=scheduler, lines_per_partition=5)
+    result = CliRunner().invoke(app, ["annotate", str(texts_file), str(tmp_path / "jsonl"), "--scheduler", scheduler,
+                                      "--partition-lines", "5", "--no-docbin"])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "jsonl" / "manifest.json").read_text())
+    assert [e["files"] for e in manifest["partitions"]] == [{"jsonl": f"part-0000{i}.jsonl"} for i in range(3)]
+    assert sorted(p.name for p in (tmp_path / "jsonl").iterdir()) == ["manifest.json"] + [
+        f"part-0000{i}.jsonl" for i in range(3)]
+    assert [e["files"] for e in with_docbins.partitions] == [
+        {"jsonl": f"part-0000{i}.jsonl", "docbin": f"part-0000{i}.spacy"} for i in range(3)]
+    assert list(records(tmp_path / "jsonl" / "manifest.json")) == list(records(with_docbins.manifest))
+
+
 def test_gating_on_the_cluster_writes_what_one_process_writes(scheduler, pairs_file, tmp_path):
     gate_file(pairs_file, tmp_path / "one.jsonl", spacy_factwash.default_pipeline())
     run = gate_corpus([pairs_file, pairs_file], tmp_path / "parts", scheduler=scheduler, lines_per_partition=4)

@@ -69,13 +69,17 @@ def annotate(
     scheduler: Optional[str] = SCHEDULER_OPTION,
     workers: int = WORKERS_OPTION,
     partition_lines: int = PARTITION_LINES_OPTION,
+    docbin: bool = typer.Option(True, "--docbin/--no-docbin",
+                                help="With --scheduler: also write each partition's Docs as a spaCy DocBin "
+                                     "(part-NNNNN.spacy); --no-docbin writes the JSONL records only."),
     lexicon_dir: Optional[Path] = LEXICON_DIR_OPTION,
 ) -> None:
     """Stream a corpus through the default pipeline and write its cues as JSONL.
 
     With --scheduler, OUTPUT_PATH is a folder: the input is cut into partitions of --partition-lines lines,
-    annotated on a Dask cluster, and each partition written as JSONL and a spaCy DocBin, with manifest.json
-    listing them in input order (a partition that fails is retried, then reported; the exit status is 1).
+    annotated on a Dask cluster, and each partition written as JSONL and (unless --no-docbin) a spaCy DocBin,
+    with manifest.json listing them in input order and the files each has (a partition that fails is retried,
+    then reported; the exit status is 1).
     """
     from ..run.annotate import annotate_file
 
@@ -85,7 +89,7 @@ def annotate(
         from ..run.dask import annotate_corpus
 
         return corpus_run_summary("annotate", annotate_corpus(
-            [input_path], output_path, scheduler=scheduler, n_workers=workers, max_length=max_length,
+            [input_path], output_path, scheduler=scheduler, n_workers=workers, max_length=max_length, docbin=docbin,
             batch_size=batch_size, skip_bad_lines=skip_bad_lines, lines_per_partition=partition_lines))
     summary = annotate_file(input_path, output_path, max_length=max_length, batch_size=batch_size, n_process=n_process,
                             skip_bad_lines=skip_bad_lines, lexicon_dir=lexicon_dir, progress=bar(" lines"))

@@ -62,10 +62,11 @@ class InputLine:
     error: Optional[str] = None
 
 
-def read_inputs(path: Path, max_length: Optional[int] = None) -> Iterator[InputLine]:
-    """Yield the lines of a .txt or .jsonl file one at a time."""
+def read_inputs(path: Path, max_length: Optional[int] = None, first_line: int = 1) -> Iterator[InputLine]:
+    """Yield the lines of a .txt or .jsonl file one at a time, from line ``first_line`` on (the lines before it
+    are not parsed)."""
     is_jsonl = path.suffix.lower() in {".jsonl", ".ndjson"}
-    for number, line, error in decoded_lines(path):
+    for number, line, error in decoded_lines(path, first_line):
         if line is None:
             yield InputLine(number, error=error)
             continue
@@ -162,10 +163,10 @@ def checked_text(text: Any, max_length: Optional[int], what: str = "the text", f
     return text
 
 
-def read_pairs(path: Path, max_length: Optional[int] = None) -> Iterator[PairLine]:
-    """Yield the ``{"id", "source", "memory"}`` lines of a JSONL file one at a time (a side longer than
-    ``max_length``, when given, makes a bad line)."""
-    for number, line, error in decoded_lines(path):
+def read_pairs(path: Path, max_length: Optional[int] = None, first_line: int = 1) -> Iterator[PairLine]:
+    """Yield the ``{"id", "source", "memory"}`` lines of a JSONL file one at a time, from line ``first_line`` on
+    (a side longer than ``max_length``, when given, makes a bad line)."""
+    for number, line, error in decoded_lines(path, first_line):
         record, error = _json_object(line) if line is not None else (None, error)
         if record is None:
             yield PairLine(number, error=error, digest=line_digest(line))

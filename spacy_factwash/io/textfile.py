@@ -25,14 +25,15 @@ class BadInput(FactwashError, ValueError):
     code = "E003"
 
 
-def decoded_lines(path: Path) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
-    """(line number, text, None), or (line number, None, why) for a line that is not UTF-8; one at a time.
+def decoded_lines(path: Path, first_line: int = 1) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
+    """(line number, text, None), or (line number, None, why) for a line that is not UTF-8; one at a time, from
+    line ``first_line`` on (the lines before it are read, to number the rest, but not yielded).
 
     A byte-order mark opening the file is dropped; trailing blank lines are not yielded (blank lines are held
     back until a line with text follows them).
     """
     with path.open("rb") as handle:
-        yield from decoded(handle)
+        yield from (line for line in decoded(handle) if line[0] >= first_line)
 
 
 def decoded(handle: Iterable[bytes]) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:

@@ -113,13 +113,13 @@ def earlier_files(out_dir: Path) -> Set[str]:
                           "written (move it aside or give another folder)") from None
 
 
-def refuse_foreign_files(out_dir: Path, parts: Sequence[Partition], kind: str) -> None:
+def refuse_foreign_files(out_dir: Path, parts: Sequence[Partition], suffixes: Sequence[str]) -> None:
     """Refuse a run that would write over a file in its folder that no earlier run's manifest lists (a file of
-    the user's, or of a run that never finished): an ``OutputError`` naming it, before anything is written."""
+    the user's, or of a run that never finished): an ``OutputError`` naming it, before anything is written.
+    ``suffixes`` are those of the files the run writes for each partition."""
     if not out_dir.is_dir():
         return
     ours = earlier_files(out_dir)
-    suffixes = (".jsonl", ".spacy") if kind == "annotate" else (".jsonl",)
     for name in [MANIFEST] + [part.stem + suffix for part in parts for suffix in suffixes]:
         if os.path.lexists(out_dir / name) and name not in ours:
             raise OutputError(f"{out_dir / name}: is not a file of an earlier run (no manifest lists it), and this "
@@ -127,13 +127,15 @@ def refuse_foreign_files(out_dir: Path, parts: Sequence[Partition], kind: str) -
 
 
 def run_corpus(work: Work, inputs: Sequence[Path], out_dir: Path, build: Callable[[], Language], *, kind: str,
-               scheduler: str = "local", n_workers: int = 2, lines_per_partition: int = 10_000,
-               batch_size: int = 256, skip_bad_lines: bool = False, retries: int = 2) -> CorpusRun:
+               suffixes: Sequence[str] = (".jsonl",), scheduler: str = "local", n_workers: int = 2,
+               lines_per_partition: int = 10_000, batch_size: int = 256, skip_bad_lines: bool = False,
+               retries: int = 2) -> CorpusRun:
     """Do ``work`` on the input files partition by partition on a Dask cluster, each worker on the pipeline
-    ``build`` makes; the manifest (which calls the run ``kind``) is written last, listing every partition, done,
-    stopped or failed. A folder holding a file the run would write that no earlier run's manifest lists is
-    refused before the cluster starts; the manifest's lock is held for the whole run, so a second run on the
-    same folder is refused (``OutputLocked``)."""
+    ``build`` makes, writing for each partition the files ``part-NNNNN`` + each of ``suffixes``; the manifest
+    (which calls the run ``kind``) is written last, listing every partition, done, stopped or failed. A folder
+    holding a file the run would write that no earlier run's manifest lists is refused before the cluster starts;
+    the manifest's lock is held for the whole run, so a second run on the same folder is refused
+    (``OutputLocked``)."""
     from .worker import partition_task, with_pipeline
 
     inputs = [Path(p) for p in inputs]
@@ -142,7 +144,7 @@ def run_corpus(work: Work, inputs: Sequence[Path], out_dir: Path, build: Callabl
         raise ScaleError(f"{missing[0]}: no such file")
     out_dir = _output_folder(Path(out_dir), inputs).resolve()
     parts = partitions(inputs, lines_per_partition)
-    refuse_foreign_files(out_dir, parts, kind)
+    refuse_foreign_files(out_dir, parts, suffixes)
     with client_for(scheduler, n_workers) as client:
         out_dir.mkdir(exist_ok=True)  # once the cluster answered: a run that cannot start leaves nothing behind
         with atomic_output(out_dir / MANIFEST, inputs) as manifest:
@@ -162,12 +164,14 @@ def default_build(max_length: Optional[int] = None) -> Language:
 
 
 def annotate_corpus(inputs: Sequence[Path], out_dir: Path, *, build: Optional[Callable[[], Language]] = None,
-                    max_length: Optional[int] = None, **settings) -> CorpusRun:
+                    max_length: Optional[int] = None, docbin: bool = True, **settings) -> CorpusRun:
     """Annotate .txt/.jsonl files on a Dask cluster (``scheduler="local"`` or an address) into per-partition JSONL
-    records and DocBins in ``out_dir``, with ``manifest.json``; each worker builds ``build()`` (the default
-    pipeline, with ``max_length`` when given); ``settings`` as ``run_corpus``."""
-    return run_corpus(annotate_partition, inputs, out_dir, build or partial(default_build, max_length),
-                      kind="annotate", **settings)
+    records and (unless ``docbin`` is False: JSONL only) DocBins in ``out_dir``, with ``manifest.json``; each
+    worker builds ``build()`` (the default pipeline, with ``max_length`` when given); ``settings`` as
+    ``run_corpus``."""
+    return run_corpus(partial(annotate_partition, docbin=docbin), inputs, out_dir,
+                      build or partial(default_build, max_length), kind="annotate",
+                      suffixes=(".jsonl", ".spacy") if docbin else (".jsonl",), **settings)
 
 
 def gate_corpus(inputs: Sequence[Path], out_dir: Path, *, build: Callable[[], Language] = default_build,

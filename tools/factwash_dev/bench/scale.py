@@ -1,19 +1,29 @@
 """The scale benchmark: one process, spaCy's ``n_process``, and a local Dask cluster on the same texts and pairs,
-each as a ratio to one process measured in the same run; the cost of starting workers; resident memory over a
-stream of distinct pairs. Used by ``bench-scale``; nothing at runtime imports it.
+each as a ratio to one process measured in the same run; the ``annotate`` command's ways of running on a file
+(one process, ``--n-process``, ``--scheduler local`` with and without DocBins), as whole runs; what writing a
+partition's records and DocBin costs per Doc beside annotating it; the cost of starting workers; resident memory
+over a stream of distinct pairs. Used by ``bench-scale``; nothing at runtime imports it.
 """
 
+import json
+import tempfile
 import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterator, List, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Sequence, Tuple
 
-from spacy_factwash.api import load
+from spacy.tokens import DocBin
+
+from spacy_factwash.api import DEFAULT_MAX_LENGTH, load
 from spacy_factwash.io.inputs import InputLine
+from spacy_factwash.io.strict_json import dumps
 from spacy_factwash.pipes.gate.gate import Gate
+from spacy_factwash.run.annotate import annotate_file
 from spacy_factwash.run.dask.cluster import LOCAL, client_for
+from spacy_factwash.run.dask.corpus import annotate_corpus
 from spacy_factwash.run.dask.stream import annotate_stream
+from spacy_factwash.run.docbins import PackedDocBin
 from spacy_factwash.run.records import annotate_records, annotation_record
 
 from .speed import clear_caches, current_rss_mb
@@ -96,6 +106,64 @@ def annotation_rates(texts: Sequence[str], n_workers: int = 2, batch_size: int =
     ], batch_size, repeat)
 
 
+def writing_costs(texts: Sequence[str], batch_size: int = 256, repeat: int = 1) -> Dict[str, float]:
+    """Milliseconds per Doc, in this process, of annotating ``texts`` and of each thing a corpus run's partition
+    writes for them, each timed alone over the same Docs (best of ``repeat``, interleaved): the record, its JSONL
+    line, adding the Doc to spaCy's ``DocBin`` and to the ``PackedDocBin`` a partition writes, and its share of
+    the DocBin file's bytes (``to_bytes``)."""
+    nlp, lines = load(), _lines(texts)
+    list(nlp.pipe(texts[:200]))
+    docs = list(nlp.pipe(texts, batch_size=batch_size))
+    records = [annotation_record(line, doc) for line, doc in zip(lines, docs)]
+    filled = PackedDocBin(store_user_data=True, docs=docs)
+    runs = {"annotation": lambda: list(nlp.pipe(texts, batch_size=batch_size)),
+            "record": lambda: [annotation_record(line, doc) for line, doc in zip(lines, docs)],
+            "JSONL line": lambda: [dumps(record) for record in records],
+            "spaCy DocBin.add": lambda: DocBin(store_user_data=True, docs=docs),
+            "PackedDocBin.add": lambda: PackedDocBin(store_user_data=True, docs=docs),
+            "DocBin.to_bytes": filled.to_bytes}
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(repeat):
+        for name, run in runs.items():
+            started = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - started)
+    return {name: seconds * 1000 / len(texts) for name, seconds in best.items()}
+
+
+def annotate_command_rates(texts: Sequence[str], n_workers: int = 2, batch_size: int = 256,
+                           repeat: int = 1) -> List[Tuple[str, float, float]]:
+    """Whole runs of ``annotate`` on a JSONL file of ``texts`` (pipelines built and workers started inside the
+    run, output written): one process, ``--n-process``, and ``--scheduler local`` writing JSONL and DocBins, and
+    JSONL only (``--partition-lines`` at its default); (name, best seconds of ``repeat`` interleaved, ratio to
+    one process)."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "texts.jsonl"
+        source.write_text("".join(json.dumps({"text": text}) + "\n" for text in texts), encoding="utf8")
+        out = Path(folder)
+        runs = [
+            ("annotate, 1 process", lambda: annotate_file(source, out / "one.jsonl", max_length=DEFAULT_MAX_LENGTH,
+                                                          batch_size=batch_size)),
+            (f"annotate --n-process {n_workers}",
+             lambda: annotate_file(source, out / "many.jsonl", max_length=DEFAULT_MAX_LENGTH, batch_size=batch_size,
+                                   n_process=n_workers)),
+            (f"--scheduler local --workers {n_workers}",
+             lambda: annotate_corpus([source], out / "parts", n_workers=n_workers, batch_size=batch_size)),
+            ("  the same, --no-docbin",
+             lambda: annotate_corpus([source], out / "jsonl", docbin=False, n_workers=n_workers,
+                                     batch_size=batch_size)),
+        ]
+        best = {name: float("inf") for name, _ in runs}
+        for _ in range(repeat):
+            for name, run in runs:
+                clear_caches()
+                started = time.perf_counter()
+                run()
+                best[name] = min(best[name], time.perf_counter() - started)
+    one = best[runs[0][0]]
+    return [(name, seconds, one / seconds) for name, seconds in best.items()]
+
+
 def gate_rates(pairs: Sequence[Tuple[str, str]], n_workers: int = 2, batch_size: int = 256,
                repeat: int = 1) -> List[Rate]:
     """Pairs per second: one process, spaCy ``n_process`` annotating for a comparing parent, a local Dask cluster
@@ -159,6 +227,16 @@ def scale_bench(root: Path, texts: int, pairs: int, stream: int, workers: int, r
     up, built, resident = worker_start(workers)
     yield (f"  Dask start: {up:.1f} s for {workers} worker processes, then {built:.1f} s to build the pipeline on "
            f"each (in parallel), {resident:,.0f} MB resident per worker; in the Dask rows' whole-run figures")
+    costs = writing_costs(sample[:5000], repeat=repeat)
+    written = costs["record"] + costs["JSONL line"] + costs["PackedDocBin.add"] + costs["DocBin.to_bytes"]
+    before = written - costs["PackedDocBin.add"] + costs["spaCy DocBin.add"]
+    yield f"  per Doc, one process, {min(texts, 5000):,} of them: " + ", ".join(
+        f"{name} {ms:.3f} ms" for name, ms in costs.items())
+    yield (f"  a partition's writing (record, JSONL line, PackedDocBin.add, to_bytes) {written:.3f} ms per Doc: "
+           f"{written / costs['annotation']:.2f}x the annotation (with spaCy's DocBin.add {before:.3f} ms, "
+           f"{before / costs['annotation']:.2f}x)")
+    for name, seconds, ratio in annotate_command_rates(sample, workers, repeat=repeat):
+        yield f"  {texts:,} lines {name:<38} {seconds:>6.1f} s  ratio to 1 process {ratio:.2f}"
     for what, rates in (("sentences", annotation_rates(sample, workers, repeat=repeat)),
                         ("pairs", gate_rates(pair_sample, workers, repeat=repeat))):
         yield from (f"  {what:<9} {rate.name:<30} {rate.per_second:>8,.0f} {what}/s  {rate.seconds:>6.1f} s  "

@@ -80,8 +80,10 @@ def bench_scale(
     repeat: int = typer.Option(1, "--repeat", min=1, help="Timed runs of each way, interleaved; the best is kept."),
 ) -> None:
     """Sentences/s and pairs/s in one process, with spaCy's n_process and on a local Dask cluster (ratios to one
-    process, measured in this run; with --repeat, the best of interleaved runs), the cost of starting Dask workers,
-    and resident memory over a stream of distinct pairs (every 10,000; growth after the first reading)."""
+    process, measured in this run; with --repeat, the best of interleaved runs), what a partition's records and
+    DocBin cost per Doc beside annotating it, whole annotate runs on a file (one process, --n-process,
+    --scheduler local with DocBins and with --no-docbin), the cost of starting Dask workers, and resident memory
+    over a stream of distinct pairs (every 10,000; growth after the first reading)."""
     from ..bench.scale import scale_bench
 
     for line in scale_bench(corpora_root(corpora), texts, pairs, stream_pairs, workers, repeat):

@@ -160,31 +160,36 @@ def holds_sense(doc: Doc, cue: Match, label: str) -> bool:
     """The detectors' hook: a one-word cue on a token with a tag and a dependency must hold its sense.
 
     A Doc the tagger and parser annotated has both on every token, so the
-    cue's own token tells whether there is a parse, at no cost per Doc; a cue
-    of several words, or any cue without a parse, is kept as the word lists
+    cue's own token tells whether there is a parse, at no cost per Doc. The
+    neighbouring words are read with or without a parse, so a parse only
+    ever removes cues; a cue of several words is kept as the word lists
     resolved it.
     """
     token = doc[cue.start]
     if cue.end - cue.start != 1:
         return True
-    if not (token.tag and token.dep):
-        return neighbour_sense(doc, cue.start, label)
-    return installed_rules().keeps(token, label)
+    if not neighbour_sense(doc, cue.start, label):
+        return False  # a parse only removes cues: what the neighbouring words rule out stays out ("that said")
+    return not (token.tag and token.dep) or installed_rules().keeps(token, label)
 
 
 DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "its", "their", "his", "her", "our", "my",
                          "your", "'s", "’s", "many", "most", "some", "several", "few", "numerous", "various",
                          "multiple", "both", "each", "every", "all", "no", "any"})
 MODALS = frozenset({"might", "may", "could", "can", "must", "will", "should"})
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 
 
 def neighbour_sense(doc: Doc, i: int, label: str) -> bool:
     """Without a parse, the neighbouring words: a word that is a cue only as a verb (``verbal.jsonl``), or a modal,
     right after a determiner, a quantifier or a possessive is a noun or a modifier there ("the suspect", "the might of the
-    river", "the said contract"), unless a content clause follows it ("the claim that ...")."""
+    river", "the said contract"), unless a content clause follows it ("the claim that ..."); a modal after a
+    demonstrative is a verb ("This may cause outages")."""
     if i == 0 or doc[i - 1].lower_ not in DETERMINERS:
         return True
     word, after = doc[i].lower_, doc[i + 1].lower_ if i + 1 < len(doc) else ""
+    if word in MODALS and doc[i - 1].lower_ in DEMONSTRATIVES:
+        return True  # "This may cause outages": a demonstrative before a modal is its subject
     verbal = installed_rules().words[("VERBAL", label)] | (MODALS if label == "HEDGE" else frozenset()) | (
         NOUN_USES if label == "ATTRIBUTION" else frozenset())
     return not (word in verbal and after not in CONTENT_MARKS)

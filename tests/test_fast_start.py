@@ -127,8 +127,12 @@ def test_every_kept_plural_is_inflects_own(readers, kept_cache):
     assert len(recorded) > 500  # every unit name and number word quantulum3 knows
     asked = [[key.split("\t", 1)[1], ast.literal_eval(key.split("\t", 1)[0])] for key in recorded]
     assert readers["shipped"].ask(plurals=asked) == list(recorded.values())  # inflect's answers, in table order
-    assert readers["kept"].ask(plurals=asked) == list(recorded.values())
-    assert readers["kept"].ask(modules=True) == ["quantulum3"]
+    kept = Reader(kept_cache)  # a process started on the table as it is now: the recording one may have added to it
+    try:  # since the module's kept reader started (a swept property meets counts the first texts did not)
+        assert kept.ask(plurals=asked) == list(recorded.values())
+        assert kept.ask(modules=True) == ["quantulum3"]
+    finally:
+        kept.close()
 
 
 # -- what is kept ---------------------------------------------------------------------------------------------

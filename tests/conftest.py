@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # the fixtures of the measured tables (here and in the test modules)
-MEASUREMENTS = frozenset({"test_half_result", "gate_corpus_result", "frank_result", "summedits_result",
+MEASUREMENTS = frozenset({"test_half_result", "gate_corpus_result", "frank_reports", "summedits_result",
                           "gate_sets_result", "work_growth_result", "measured", "measured_table", "cost_measured",
                           "measured_scope_table", "parser_table"})
 
@@ -109,12 +109,21 @@ def gate_corpus_result(corpora, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def frank_result(corpora, tmp_path_factory):
-    """The gate on FRANK's test split (evaluation/frank.py)."""
-    from factwash_dev.evaluation.frank import score
+def frank_reports(corpora, tmp_path_factory):
+    """The gate's reports on FRANK's test pairs (evaluation/frank.py): the FRANK table and the model-cost table
+    read the same reports, so the gate runs over FRANK once."""
+    from factwash_dev.evaluation.frank import gate_reports
 
-    return made_once(tmp_path_factory, "frank", lambda: score(
+    return made_once(tmp_path_factory, "frank_reports", lambda: gate_reports(
         corpora / "frank" / "raw", Gate(spacy_factwash.default_pipeline())))
+
+
+@pytest.fixture(scope="session")
+def frank_result(corpora, frank_reports):
+    """The gate on FRANK's test split (evaluation/frank.py)."""
+    from factwash_dev.evaluation.frank import score_reports
+
+    return score_reports(corpora / "frank" / "raw", frank_reports)
 
 
 @pytest.fixture(scope="session")

@@ -58,7 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # the fixtures of the measured tables (here and in the test modules)
-MEASUREMENTS = frozenset({"test_half_result", "gate_corpus_result", "frank_result", "summedits_result",
+MEASUREMENTS = frozenset({"test_half_measured", "gate_corpus_result", "frank_reports", "summedits_result",
                           "gate_sets_result", "work_growth_result", "measured", "measured_table", "cost_measured",
                           "measured_scope_table", "parser_table"})
 
@@ -88,33 +88,51 @@ def made_once(tmp_path_factory, name: str, measure):
 
 
 @pytest.fixture(scope="session")
-def test_half_result(corpora, tmp_path_factory):
-    """The packaged lexicons scored on every corpus's test half (evaluation/evaluate.py)."""
-    from factwash_dev.evaluation.evaluate import evaluate
-
-    return made_once(tmp_path_factory, "test_half", lambda: evaluate(corpora, "test", ROOT / "training" / "splits"))
-
-
-@pytest.fixture(scope="session")
-def gate_corpus_result(corpora, tmp_path_factory):
-    """The gate on the corpus drop/control pairs of the test halves (evaluation/gate_pairs.py)."""
-    from factwash_dev.evaluation.evaluate import evaluation_pipeline
-    from factwash_dev.evaluation.gate_pairs import build_pairs, score_pairs
+def test_half_measured(corpora, tmp_path_factory):
+    """Every corpus's test half annotated once with the packaged lexicons: scored (evaluation/evaluate.py), and the
+    gate's drop/control pairs built from the same Docs (evaluation/gate_pairs.py)."""
+    from factwash_dev.evaluation.evaluate import evaluate, evaluation_pipeline
+    from factwash_dev.evaluation.gate_pairs import build_pairs
 
     def measure():
-        pairs = build_pairs(corpora, ROOT / "training" / "splits", evaluation_pipeline())
-        return score_pairs(pairs, Gate(spacy_factwash.default_pipeline()))
+        nlp, splits, docs = evaluation_pipeline(), ROOT / "training" / "splits", {}
+        result = evaluate(corpora, "test", splits, nlp=nlp, keep=docs)
+        return {"result": result, "pairs": build_pairs(corpora, splits, nlp, docs=docs)}
 
-    return made_once(tmp_path_factory, "gate_corpus", measure)
+    return made_once(tmp_path_factory, "test_half", measure)
 
 
 @pytest.fixture(scope="session")
-def frank_result(corpora, tmp_path_factory):
-    """The gate on FRANK's test split (evaluation/frank.py)."""
-    from factwash_dev.evaluation.frank import score
+def test_half_result(test_half_measured):
+    """The packaged lexicons scored on every corpus's test half (evaluation/evaluate.py)."""
+    return test_half_measured["result"]
 
-    return made_once(tmp_path_factory, "frank", lambda: score(
+
+@pytest.fixture(scope="session")
+def gate_corpus_result(test_half_measured, tmp_path_factory):
+    """The gate on the corpus drop/control pairs of the test halves (evaluation/gate_pairs.py)."""
+    from factwash_dev.evaluation.gate_pairs import score_pairs
+
+    return made_once(tmp_path_factory, "gate_corpus", lambda: score_pairs(
+        test_half_measured["pairs"], Gate(spacy_factwash.default_pipeline())))
+
+
+@pytest.fixture(scope="session")
+def frank_reports(corpora, tmp_path_factory):
+    """The gate's reports on FRANK's test pairs (evaluation/frank.py): the FRANK table and the model-cost table
+    read the same reports, so the gate runs over FRANK once."""
+    from factwash_dev.evaluation.frank import gate_reports
+
+    return made_once(tmp_path_factory, "frank_reports", lambda: gate_reports(
         corpora / "frank" / "raw", Gate(spacy_factwash.default_pipeline())))
+
+
+@pytest.fixture(scope="session")
+def frank_result(corpora, frank_reports):
+    """The gate on FRANK's test split (evaluation/frank.py)."""
+    from factwash_dev.evaluation.frank import score_reports
+
+    return score_reports(corpora / "frank" / "raw", frank_reports)
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-import spacy_factwash
 from factwash_dev.evaluation.readme import PAGES, extract_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,8 +33,8 @@ def _cue_examples():
 
 
 @pytest.mark.parametrize("label, example", list(_cue_examples()))
-def test_every_example_of_the_five_cues_is_found_as_its_class(label, example):
-    doc = spacy_factwash.load()(example)
+def test_every_example_of_the_five_cues_is_found_as_its_class(default_nlp, label, example):
+    doc = default_nlp(example)
     assert label in {span.label_ for span in doc.spans["factwash_cues"]}, (label, example)
 
 

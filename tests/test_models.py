@@ -550,11 +550,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def cost_measured(corpora, tmp_path_factory):
-    from factwash_dev.evaluation.model_cost import cost_table, write_sets
+def cost_measured(corpora, frank_reports, tmp_path_factory):
+    """The model-cost table, on the gate's FRANK reports the FRANK table reads (the gate runs over FRANK once)."""
+    from factwash_dev.evaluation.model_cost import FRANK_SET, cost_table, write_sets
 
     return made_once(tmp_path_factory, "model_cost_table", lambda: cost_table(
-        write_sets(ROOT / "training" / "gate_sets", corpora / "frank" / "raw"), default_pipeline(), "claude-haiku-4-5"))
+        write_sets(ROOT / "training" / "gate_sets", corpora / "frank" / "raw"), default_pipeline(), "claude-haiku-4-5",
+        {FRANK_SET: frank_reports}))
 
 
 def test_readme_model_cost_table_is_the_computed_table(cost_measured):

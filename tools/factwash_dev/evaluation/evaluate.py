@@ -79,8 +79,10 @@ def evaluation_pipeline(lexicon_dir: Optional[str] = None, verify_lexicons: bool
 
 
 def evaluate(root: Path, half: str, split_dir: Path, *, nlp: Optional[Language] = None,
-             corpora: Sequence[str] = tuple(CORPORA), errors: int = 0) -> Dict[str, object]:
-    """Score every view of the named corpora on one half; JSON-safe result."""
+             corpora: Sequence[str] = tuple(CORPORA), errors: int = 0,
+             keep: Optional[Dict[str, List[Doc]]] = None) -> Dict[str, object]:
+    """Score every view of the named corpora on one half; JSON-safe result. With ``keep``, every annotated Doc is
+    also kept there under its corpus, for another measurement of the same Docs (``gate_pairs.build_pairs``)."""
     nlp = nlp or evaluation_pipeline()
     rows = []
     unaligned: Dict[str, int] = {}
@@ -90,6 +92,8 @@ def evaluate(root: Path, half: str, split_dir: Path, *, nlp: Optional[Language] 
         scores = {id(view): ClassScore() for view in views}
         docs = (to_doc(nlp, item) for item in read_half(root, name, half, split_dir))
         for doc in annotated(nlp, docs):
+            if keep is not None:
+                keep.setdefault(name, []).append(doc)
             meta = doc.user_data[META_KEY]
             unaligned[name] = unaligned.get(name, 0) + meta["unaligned"]
             counts[name] = counts.get(name, 0) + 1

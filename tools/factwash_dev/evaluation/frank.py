@@ -13,7 +13,7 @@ share of summary *sentences* flagged is reported beside it.
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Dict, Iterator, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 from spacy_factwash.pipes.cues.scorer import ratio
 
@@ -42,12 +42,24 @@ def read_pairs(root: Path, split: str = "test") -> Iterator[Tuple[str, str, str]
             yield group, article["article"], article[record["model_name"]]
 
 
+def gate_reports(root: Path, gate, split: str = "test") -> List:
+    """The gate's report on every pair of ``read_pairs(root, split)``, in that order."""
+    return list(gate.pipe((article, summary) for _, article, summary in read_pairs(root, split)))
+
+
 def score(root: Path, gate, split: str = "test") -> Dict[str, object]:
     """Flag rates per group and the lift, with counts."""
+    return score_reports(root, gate_reports(root, gate, split), split)
+
+
+def score_reports(root: Path, reports: Sequence, split: str = "test") -> Dict[str, object]:
+    """``score`` from the gate's reports on the split's pairs (``gate_reports``), when they were made already."""
     pairs = list(read_pairs(root, split))
+    if len(reports) != len(pairs):
+        raise ValueError(f"{len(reports)} reports for the {len(pairs)} pairs of FRANK's {split} split")
     counts = {group: Counter() for group in GROUPS}
     types = {group: Counter() for group in GROUPS}
-    for (group, _, _), report in zip(pairs, gate.pipe((article, summary) for _, article, summary in pairs)):
+    for (group, _, _), report in zip(pairs, reports):
         c = counts[group]
         c["summaries"] += 1
         c["flagged"] += report.verdict in ("rewrite", "reject")

@@ -13,7 +13,7 @@ share of control pairs flagged for the class, and precision pooling both.
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Sequence, Set
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -92,23 +92,26 @@ def attribution_pairs(doc: Doc) -> Iterator[GatePair]:
         yield GatePair("polnear", "ATTRIBUTION", "control", sent.text, " ".join(p.text for p in parts))
 
 
-def build_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS,
-                half: str = "test") -> List[GatePair]:
-    """Every pair of every row, from one half (the test half for every reported accuracy figure)."""
-    return list(iter_pairs(root, split_dir, nlp, rows, half))
+def build_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS, half: str = "test",
+                docs: Optional[Mapping[str, Sequence[Doc]]] = None) -> List[GatePair]:
+    """Every pair of every row, from one half (the test half for every reported accuracy figure). ``docs``: the
+    half's Docs by corpus, annotated by ``nlp`` already (``evaluate.evaluate(..., keep=)``), read instead of
+    annotating the half again."""
+    return list(iter_pairs(root, split_dir, nlp, rows, half, docs))
 
 
-def iter_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS,
-               half: str = "test") -> Iterator[GatePair]:
+def iter_pairs(root: Path, split_dir: Path, nlp: Language, rows: Sequence = ROWS, half: str = "test",
+               docs: Optional[Mapping[str, Sequence[Doc]]] = None) -> Iterator[GatePair]:
     """The pairs of ``build_pairs`` in the same order, each corpus annotated only as far as its pairs are asked
     for (the first pairs of a large half cost a batch, not the half)."""
-    docs_by_corpus: Dict[str, List[Doc]] = {}
+    docs_by_corpus: Dict[str, Sequence[Doc]] = dict(docs or {})
     for corpus, label in rows:
         if corpus in docs_by_corpus:
-            docs: Iterable[Doc] = docs_by_corpus[corpus]
+            corpus_docs: Iterable[Doc] = docs_by_corpus[corpus]
         else:
-            docs = _annotated(read_half(root, corpus, half, split_dir), nlp, docs_by_corpus.setdefault(corpus, []))
-        for doc in docs:
+            items = read_half(root, corpus, half, split_dir)
+            corpus_docs = _annotated(items, nlp, docs_by_corpus.setdefault(corpus, []))
+        for doc in corpus_docs:
             yield from attribution_pairs(doc) if corpus == "polnear" else removal_pairs(doc, corpus, label)
 
 

@@ -191,7 +191,7 @@ def number_windows(span: Span) -> List[Tuple[Span, Span]]:
     for token in span:
         lower = token.lower_  # a printed number holds a digit and an "e", or "nan" or "inf": only such are searched
         may_print = "e" in lower and "d" in token.shape_ or "nan" in lower or "inf" in lower
-        if token.like_num or may_print and _printed(token) or SCALED.match(token.text):
+        if token.like_num or may_print and _printed(token) or token.text[:1].isdigit() and SCALED.match(token.text):
             end = min(span.end, token.i + AFTER + 1)
             while end < span.end and span.doc[end].lower_ in SCALE_WORDS:  # "$2 million to $4 million", whole
                 end += 1

@@ -45,12 +45,36 @@ def test_cues_alone_segment_no_clause_until_a_scope_is_read():
     assert counted(read_flags, CLAUSES) == 0  # worked out once per Doc, with scopes or without
 
 
-@given(st.text(alphabet="aAbBnNoOtTsid'’ .,-\u00a0\u200b<>/&#;*~\x00\x1b\x7f", max_size=30))
+@given(st.text(alphabet="aAbBnNoOtTsidMmYyHhVv'’ .,-\u00a0\u200b<>/&#;*~\x00\x1b\x7f", max_size=30))
 @properties(300)
 def test_a_doc_read_as_plain_needs_no_shadow(text):
     # the cue component skips joining a plain Doc's text: that is only right when the text needs no shadow (markup
     # and control characters hide words too: a token holding one is never plain)
     nlp = compiled_cue_pipeline()
     cues = nlp.get_pipe("factwash_cues")
-    if plain(nlp.make_doc(text)):
+    if plain(nlp.make_doc(text), cues.case_forms):
         assert normalise(text, cues.case_forms) is None
+
+
+WORDS = ["NOT", "not", "HIV", "NF", "kappaB", "MAY", "May", "SAID", "said", "DON", "T", "'", "’", "N'T", "IL-2",
+         "MONDAY", "A", "ALLEGEDLY", "CD4", "p53", "If", "IF"]
+
+
+@given(st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(["", " ", "-", "'", "/", "  "])), max_size=8))
+@properties(300)
+def test_a_doc_of_acronyms_and_shouted_words_is_plain_only_when_it_needs_no_shadow(parts):
+    # acronyms the lexicon does not know ("HIV", "NF-kappaB") read as written, so a Doc full of them is not joined
+    # into its text; a shouted word the lexicon knows ("NOT", "DON'T"), alone or run across tokens, is folded
+    text = "".join(word + gap for word, gap in parts)
+    nlp = compiled_cue_pipeline()
+    cues = nlp.get_pipe("factwash_cues")
+    if plain(nlp.make_doc(text), cues.case_forms):
+        assert normalise(text, cues.case_forms) is None
+
+
+def test_acronyms_the_lexicon_does_not_know_leave_a_doc_plain():
+    nlp = compiled_cue_pipeline()
+    forms = nlp.get_pipe("factwash_cues").case_forms
+    assert plain(nlp.make_doc("HIV-1 and NF-kappaB bind IL-2 in CD4 T cells."), forms)
+    assert not plain(nlp.make_doc("HIV did NOT bind."), forms)
+    assert not plain(nlp.make_doc("It DOESN'T bind."), forms)

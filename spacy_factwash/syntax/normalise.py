@@ -18,12 +18,11 @@ Doc whose tokens show it needs none of it is not even joined into its text (``pl
 
 import re
 import unicodedata
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import IS_ASCII, SHAPE, SPACY
+from spacy.attrs import ORTH
 from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry
@@ -44,6 +43,8 @@ class CaseForms:
 
     words: FrozenSet[str]
     capitalised: Dict[str, str]
+    # what each token text seen so far holds (``_token_marks``), by its hash, for ``plain``
+    seen: Dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def fold(self, word: str) -> Optional[str]:
         """The form a shouted word is matched in, or None when the lexicon does not know it (an acronym)."""
@@ -158,37 +159,52 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
     return doc.char_span(start, end, label=span.label, alignment_mode="expand")
 
 
-@lru_cache(maxsize=4096)
-def _capitals(shape: str) -> Tuple[int, bool, bool]:
-    """How many capital letters a token shape holds (``Token.shape_`` keeps at least two of a run), whether it
-    holds an apostrophe, and whether it holds a control character or a character markup is written with."""
-    return shape.count("X"), "'" in shape, ASCII_MARKS.search(shape) is not None
+SEEN_LIMIT = 200_000  # token texts kept by ``CaseForms.seen`` before it starts again
+NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``_token_marks`` says of a token text, as bits
+# over a Doc's marks as bytes, one per token: a token that needs a shadow; a capital before a capital or apostrophe
+TOKEN_NEEDS = re.compile(b"[\x04-\x07]")
+CAPITAL_BEFORE_CAPITAL = re.compile(b"[\x02\x03](?=[\x01-\x03])")
 
 
-def plain(doc: Doc) -> bool:
-    """Whether a Doc surely reads as it is written, decided from its tokens without joining its text: every token
-    ASCII, none holding a control character or a markup character (``<&*~``), and no two capitals in one stretch
-    without a space, apart or across an apostrophe (what ``SHOUTED`` needs to match)."""
+def _token_marks(text: str, forms: CaseForms) -> int:
+    """What one token text holds for ``plain``, as bits: ``NEEDS`` when it alone needs a shadow (a character that
+    is not ASCII, a control character or a character markup is written with, or a shouted word ``SHOUTED`` finds
+    in it that the lexicon knows: "NOT", "DON'T"; an acronym the lexicon does not know, "HIV", reads as written),
+    ``CAPITAL`` when it holds a capital letter, ``APOSTROPHE`` when it holds an apostrophe."""
+    needs = not text.isascii() or ASCII_MARKS.search(text) is not None or any(
+        forms.fold(word) not in (None, word) for word in SHOUTED.findall(text))
+    return NEEDS * needs + CAPITAL * (text.lower() != text) + APOSTROPHE * ("'" in text)
+
+
+def plain(doc: Doc, forms: CaseForms) -> bool:
+    """Whether a Doc surely reads as it is written, decided from its tokens without joining its text: no token
+    that needs a shadow alone (``_token_marks``: a character that is not ASCII, a control or markup character,
+    a shouted word the lexicon knows), and no capital at the end of a token joined without a space to one that
+    holds a capital or an apostrophe (where a shouted word could run across tokens). Each token text is looked
+    at once per ``forms`` (kept by its hash in ``forms.seen``); a shouted word found inside one token is found in
+    the whole text too, so this never says plain where ``normalise`` would change the text."""
     if not len(doc):
         return True
-    rows = doc.to_array([IS_ASCII, SHAPE, SPACY])
-    if not rows[:, 0].all():
+    seen = forms.seen
+    orths = doc.to_array(ORTH).tolist()
+    marks = list(map(seen.get, orths))
+    if None in marks:
+        if len(seen) >= SEEN_LIMIT:
+            seen.clear()
+        strings = doc.vocab.strings
+        for i, orth in enumerate(orths):
+            if marks[i] is None:
+                marks[i] = seen[orth] = _token_marks(strings[orth], forms)
+    row = bytes(marks)
+    if TOKEN_NEEDS.search(row) is not None:
         return False
-    strings = doc.vocab.strings
-    marks = [_capitals(strings[shape]) for shape in rows[:, 1].tolist()]
-    spaced = rows[:, 2].tolist()
-    for i, (capitals, _, marked) in enumerate(marks):
-        if capitals >= 2 or marked:
-            return False
-        if capitals and not spaced[i] and i + 1 < len(marks) and (marks[i + 1][0] or marks[i + 1][1]):
-            return False
-    return True
+    return not any(not doc[joined.start()].whitespace_ for joined in CAPITAL_BEFORE_CAPITAL.finditer(row))
 
 
 def reading(doc: Doc, forms: CaseForms, tokenizer) -> Tuple[Doc, Optional[Shadow]]:
     """The Doc a lexicon is matched on (its shadow, when the text needs one) and the shadow that maps matches
     back (None when the Doc is read as it is; a plain Doc is not joined into its text to tell: ``plain``)."""
-    if plain(doc):
+    if plain(doc, forms):
         return doc, None
     shadow = normalise(doc_text(doc), forms)
     return (doc, None) if shadow is None else (shadow_doc(doc, shadow, tokenizer), shadow)

@@ -24,12 +24,13 @@ It is
 
 import warnings
 from pathlib import Path
-from typing import Dict, Iterable, Mapping, Optional, Tuple
+from typing import Dict, Iterable, Iterator, Mapping, Optional, Tuple
 
 import srsly
 from spacy import util
 from spacy.language import Language
 from spacy.pipeline import Pipe
+from spacy.tokens import Doc
 from spacy.util import SimpleFrozenList
 
 from ..lexicon.frozen import LexiconSet, load_set, set_from_payload, write_set
@@ -88,6 +89,21 @@ class LexiconPipe(Pipe):
 
     def restored(self) -> None:
         """What unpickling must do again in this process besides using the sets (registering extensions)."""
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Annotate a stream of Docs a batch at a time, as spaCy's trainable components do: each batch goes
+        through this component before any of it goes on to the next, so a component's matchers and tables stay
+        in the processor's caches over the batch (doc by doc, the components of a pipeline take turns evicting
+        each other's). A Doc that fails goes to the pipeline's error handler alone, as in ``Pipe.pipe``."""
+        error_handler = self.get_error_handler()
+        for docs in util.minibatch(stream, size=batch_size):
+            done = []
+            for doc in docs:
+                try:
+                    done.append(self(doc))
+                except Exception as error:
+                    error_handler(self.name, self, [doc], error)
+            yield from done
 
     # -- serialization: the sets travel with the pipeline ----------------------------------------
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import ORTH
+from spacy.attrs import IDX, ORTH
 from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry
@@ -139,8 +139,11 @@ def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
 def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
     """The shadow text as a Doc, with the original's sentence starts (and its parse, when the tokens line up)."""
     shadowed = tokenizer(shadow.text)
-    starts = [shadow.original(token.idx, token.idx + len(token))[0] for token in shadowed]
-    if len(shadowed) == len(doc) and starts == [token.idx for token in doc]:
+    if shadow.pieces == ((0, 0, len(shadow.text), True),):  # same characters, one for one (shouted words folded)
+        starts = shadowed.to_array(IDX).tolist()
+    else:
+        starts = [shadow.original(token.idx, token.idx + len(token))[0] for token in shadowed]
+    if len(shadowed) == len(doc) and starts == doc.to_array(IDX).tolist():
         attrs = [attr for attr in ("TAG", "POS", "MORPH", "LEMMA") if doc.has_annotation(attr)]
         attrs += ["HEAD", "DEP"] if doc.has_annotation("DEP") else ["SENT_START"] * doc.has_annotation("SENT_START")
         if attrs:

@@ -9,9 +9,18 @@ folder left behind. A local sweep before a submission draws new examples:
 
 ``FACTWASH_EXAMPLES`` multiplies every property's number of examples
 (``properties(n)``); ``--hypothesis-seed`` picks the draw.
+
+Hypothesis also draws some examples from the constants written in the local
+modules imported so far (not site-packages, not test files). Which modules a
+worker has imported when a property runs depends on the tests it ran before,
+which xdist hands out by timing; so every module of the package and of the
+developer tools is imported here, first, and each property draws from the same
+pool whatever ran before it (``import_local_modules``).
 """
 
+import importlib
 import os
+import pkgutil
 
 from hypothesis import settings
 
@@ -20,6 +29,24 @@ settings.register_profile("sweep", derandomize=False, database=None, deadline=No
 settings.load_profile(os.environ.get("FACTWASH_HYPOTHESIS", "suite"))
 
 SCALE = float(os.environ.get("FACTWASH_EXAMPLES", "1"))
+
+
+def import_local_modules() -> int:
+    """Import every module of ``spacy_factwash`` and ``factwash_dev`` (their ``__main__`` modules aside), so that
+    hypothesis's pool of local constants is complete before the first property runs; the number imported."""
+    import factwash_dev
+    import spacy_factwash
+
+    count = 0
+    for package in (spacy_factwash, factwash_dev):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if not module.name.endswith(".__main__"):
+                importlib.import_module(module.name)
+                count += 1
+    return count
+
+
+import_local_modules()
 
 
 def properties(max_examples: int, **extra) -> settings:

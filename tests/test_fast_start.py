@@ -114,6 +114,8 @@ def test_only_a_process_without_a_kept_table_imports_inflect_and_the_kept_files_
     kept = {path.name: path.stat().st_mtime_ns for path in kept_cache.iterdir()}
     assert sorted(kept)[0].startswith("plurals-quantulum3-") and all(name.endswith(".bin") for name in sorted(kept)[1:])
     assert len(kept) > 1
+    for name in ("shipped", "recording", "kept"):  # each reads a value first (whatever else ran in this worker)
+        readers[name].ask(text="It weighs 5 kg and costs $3.")
     assert [readers[name].ask(modules=True) for name in ("shipped", "recording", "kept")] == [
         ["inflect", "quantulum3"], ["inflect", "quantulum3"], ["quantulum3"]]
     assert readers["kept"].ask(text="It weighs 5 kg and costs $3.") == readers["shipped"].ask(

@@ -3,12 +3,11 @@
 One folder per version of the resource: its name is the sha256 over every
 YAML file's name and bytes (``WordNet.digest``), so an edited or updated
 file is a new folder and a stale parse is never read. Each parsed file is
-one pickle in it (``entries-s.pickle``, ``verb.communication.pickle``),
+one pickle in it (``entries-s.yaml.pickle``, ``verb.communication.yaml.pickle``),
 written when a query first needs the file; ``index.pickle`` maps every
 synset to its lexicographer file. A pickle carries the cache format and
-the file it was parsed from, and one that cannot be read back as such is
-parsed again and rewritten: the cache only ever holds what this module
-wrote.
+the file it was parsed from; one that cannot be read back with both (a
+truncated write, an older format) is parsed again and rewritten.
 """
 
 import os

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from factwash_dev.bench.speed_table import COMMAND, QUICK, RECORD, ROWS, missing_rows, page_drift, record_problems, \
-    render
+    render, run_side
 from factwash_dev.cli import app
 from factwash_dev.evaluation.readme import SPEED, extract_table
 
@@ -94,3 +94,22 @@ def test_a_missing_interpreter_or_a_page_without_the_table_is_one_line(tmp_path)
     result = CliRunner().invoke(app, base + ["--before-python", str(tmp_path / "python"), "--doc", str(PAGE)])
     assert result.exit_code == 1 and "no such interpreter" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "speed.json").exists()
+
+
+def _interpreter(tmp_path, body: str) -> Path:
+    """A stand-in for a side's python: a shell script that ignores its arguments and runs ``body``."""
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\n" + body + "\n", encoding="utf8")
+    python.chmod(0o755)
+    return python
+
+
+def test_a_side_that_fails_or_hangs_ends_the_run_in_one_line_naming_where_it_was(tmp_path):
+    failing = _interpreter(tmp_path, 'echo "timing inspect/plain" >&2; exit 3')
+    with pytest.raises(RuntimeError, match="exited with 3: timing inspect/plain"):
+        run_side(failing, tmp_path / "inputs.json", tmp_path, timeout=60)
+    hanging = _interpreter(tmp_path, 'echo "timing pipe_pairs/2" >&2; sleep 60 & echo $! > worker.pid; wait')
+    with pytest.raises(RuntimeError, match="did not finish in 1 s, ended; its last line: timing pipe_pairs/2"):
+        run_side(hanging, tmp_path / "inputs.json", tmp_path, timeout=1)
+    worker = int((tmp_path / "worker.pid").read_text())
+    assert not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().split()[2]

@@ -16,7 +16,9 @@ import json
 import os
 import platform
 import shlex
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -31,7 +33,7 @@ COMMAND = "python tools/dev.py bench-table"
 SIDES = ("before", "after")
 QUICK = "not measured: a run with --no-dask"
 MEASURING = (":(top)tools/factwash_dev/bench",)  # the code that times, in a checkout that has it
-DEFAULTS = {"--repeat": 3, "--limit": 0, "--pairs": 10_000, "--lines": 20_000, "--workers": 2}
+DEFAULTS = {"--repeat": 3, "--limit": 0, "--pairs": 10_000, "--lines": 20_000, "--workers": 2, "--timeout": 1200}
 
 
 @dataclass(frozen=True)
@@ -96,17 +98,30 @@ def side_inputs(corpus: Path, sets: Path, limit: int, pairs: int, lines: int, wo
     return inputs
 
 
-def run_side(python: Path, inputs: Path, folder: Path) -> dict:
-    """One side's timings: ``timing.py`` run by ``python`` in ``folder`` on the inputs file (a clear error with
-    the side's last line of stderr when it fails)."""
-    out = folder / "side.json"
+def run_side(python: Path, inputs: Path, folder: Path, timeout: float) -> dict:
+    """One side's timings: ``timing.py`` run by ``python`` in ``folder`` on the inputs file, in a session of its
+    own; a clear error naming the side's last line of output (the measurement it was on) when it fails, or when it
+    has not finished after ``timeout`` seconds (then it and the worker processes it started are ended)."""
+    out, log = folder / "side.json", folder / "side.log"
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    done = subprocess.run([str(python), "-I", str(TIMING), str(inputs), str(out)], cwd=folder, env=environment,
-                          capture_output=True, text=True)
-    if done.returncode:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise RuntimeError(f"{python}: timing.py exited with {done.returncode}: {last}")
+    with log.open("w", encoding="utf8") as written:
+        process = subprocess.Popen([str(python), "-I", str(TIMING), str(inputs), str(out)], cwd=folder,
+                                   env=environment, stdout=written, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            returncode = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise RuntimeError(f"{python}: timing.py did not finish in {timeout:,.0f} s, ended; its last line: "
+                               f"{_last_line(log)}") from None
+    if returncode:
+        raise RuntimeError(f"{python}: timing.py exited with {returncode}: {_last_line(log)}")
     return json.loads(out.read_text(encoding="utf8"))
+
+
+def _last_line(log: Path) -> str:
+    """The last line a side's run wrote."""
+    return (log.read_text(encoding="utf8", errors="replace").strip().splitlines() or ["no output"])[-1]
 
 
 def _git(folder: str, *arguments: str) -> Optional[str]:
@@ -146,13 +161,13 @@ def _cpuinfo() -> str:
 def speed_record(before_python: Path, corpus: Path, sets: Path, command: str, repeat: int = DEFAULTS["--repeat"],
                  limit: int = DEFAULTS["--limit"], dask: bool = True, pairs: int = DEFAULTS["--pairs"],
                  lines: int = DEFAULTS["--lines"], workers: int = DEFAULTS["--workers"],
-                 after_python: Optional[Path] = None, report: Callable[[str], None] = print) -> dict:
+                 timeout: float = DEFAULTS["--timeout"], after_python: Optional[Path] = None,
+                 report: Callable[[str], None] = print) -> dict:
     """Measure both sides, taking turns ``repeat`` times, and return the record: the machine, the command that
     reproduces it, the settings and input sizes, each side's interpreter, versions and commit, every run's
     seconds, and the rows (``rows``) with each side's figure or the reason it has none. ``after_python`` is the
-    interpreter running this (the checkout's) by default; ``report`` is told of each run as it ends."""
-    import sys
-
+    interpreter running this (the checkout's) by default; ``report`` is told of each run as it ends; a run not
+    done after ``timeout`` seconds ends the measurement with an error."""
     pythons = {"before": Path(before_python), "after": Path(after_python or sys.executable)}
     for side, python in pythons.items():
         if not python.is_file():
@@ -161,7 +176,7 @@ def speed_record(before_python: Path, corpus: Path, sets: Path, command: str, re
               "command": command, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "machine": machine(), "load_average": {"start": list(os.getloadavg())},
               "settings": {"corpus": str(corpus), "sets": str(sets), "repeat": repeat, "limit": limit, "dask": dask,
-                           "pairs": pairs, "lines": lines, "workers": workers},
+                           "pairs": pairs, "lines": lines, "workers": workers, "timeout": timeout},
               "sides": {side: {"python": str(python), "runs": []} for side, python in pythons.items()}}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -173,7 +188,7 @@ def speed_record(before_python: Path, corpus: Path, sets: Path, command: str, re
         for turn in range(repeat):
             for side in SIDES if turn % 2 == 0 else SIDES[::-1]:
                 run_started = time.perf_counter()
-                result = run_side(pythons[side], inputs_path, Path(folder))
+                result = run_side(pythons[side], inputs_path, Path(folder), timeout)
                 _keep(record["sides"][side], result, turn + 1)
                 report(f"run {turn + 1}/{repeat}, {side}: {time.perf_counter() - run_started:.0f} s")
     record["load_average"]["end"] = list(os.getloadavg())

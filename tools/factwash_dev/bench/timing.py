@@ -106,8 +106,14 @@ def per_call_seconds(pairs: Sequence[Tuple[str, str]], repeat: int = 5) -> Tuple
     return best[inspected], best[floored]
 
 
-def _timed(run) -> float:
+def measuring(name: str) -> None:
+    """Say on stderr which measurement starts (the last line says where a run that fails or hangs was)."""
+    print(f"timing {name}", file=sys.stderr, flush=True)
+
+
+def _timed(name: str, run) -> float:
     """Seconds of ``run()``, quantulum3's cache emptied and the heap collected first."""
+    measuring(name)
     clear_caches()
     gc.collect()
     started = time.perf_counter()
@@ -121,10 +127,11 @@ def pipe_pairs_seconds(gate, pairs: Sequence[Tuple[str, str]], workers: int = 0)
     after a warm-up batch."""
     floor, texts = floor_pipeline(), [text for pair in pairs for text in pair]
     list(gate.pipe_pairs(pairs[:50]))
-    seconds = {"floor/pairs": _timed(lambda: list(floor.pipe(texts, batch_size=256))),
-               "pipe_pairs/1": _timed(lambda: list(gate.pipe_pairs(pairs)))}
+    seconds = {name: _timed(name, run) for name, run in (
+        ("floor/pairs", lambda: list(floor.pipe(texts, batch_size=256))),
+        ("pipe_pairs/1", lambda: list(gate.pipe_pairs(pairs))))}
     if workers:
-        seconds["pipe_pairs/2"] = _timed(lambda: list(gate.pipe_pairs(pairs, n_process=workers)))
+        seconds["pipe_pairs/2"] = _timed("pipe_pairs/2", lambda: list(gate.pipe_pairs(pairs, n_process=workers)))
     return seconds
 
 
@@ -157,6 +164,7 @@ def annotate_seconds(lines: Path, workers: int) -> Tuple[Dict[str, float], Dict[
     seconds = {}
     with tempfile.TemporaryDirectory() as folder:
         for index, (name, options) in enumerate(runs.items()):
+            measuring(name)
             started = time.perf_counter()
             _command(["annotate", str(lines), str(Path(folder) / f"out-{index}"), *options], Path(folder))
             seconds[name] = time.perf_counter() - started
@@ -172,10 +180,12 @@ def measure_side(inputs: dict) -> dict:
     from spacy_factwash import load
 
     sentences, workers = inputs["sentences"], inputs["workers"]
+    measuring("the sentences: floor, cues, load")
     nlp = load()
     seconds = {f"{name}/sentences": value for name, value in best_seconds(
         {"floor": floor_pipeline(), "cues": cue_pipeline(), "load": nlp}, sentences, repeat=1).items()}
     for kind in ("plain", "digits"):
+        measuring(f"inspect/{kind}")
         seconds[f"inspect/{kind}"], seconds[f"floor/{kind}"] = per_call_seconds(
             [tuple(pair) for pair in inputs[kind]], repeat=1)
     seconds.update(pipe_pairs_seconds(nlp.get_pipe("factwash_compare"), [tuple(pair) for pair in inputs["pairs"]],

@@ -111,6 +111,8 @@ def bench_table(
     lines: int = typer.Option(DEFAULTS["--lines"], "--lines", min=1,
                               help="Lines for the annotate rows (BioScope sentences, cycled)."),
     workers: int = typer.Option(DEFAULTS["--workers"], "--workers", min=2, help="Worker processes of those rows."),
+    timeout: int = typer.Option(DEFAULTS["--timeout"], "--timeout", min=1,
+                                help="Seconds one side's run may take before it is ended (a hung worker)."),
     out: Path = typer.Option(REPOSITORY / RECORD, "--out",
                              help="Where to write the record (every run's seconds, the machine, the commits)."),
     doc: Path = typer.Option(REPOSITORY / PAGE, "--doc", help="The page whose speed table is rewritten from it."),
@@ -130,12 +132,12 @@ def bench_table(
     except (OSError, TableMissing) as err:
         fail(f"{doc}: {err}")
     options = {"--corpus": corpus, "--repeat": repeat, "--limit": limit, "--pairs": pairs, "--lines": lines,
-               "--workers": workers, "--out": out, "--doc": doc}
+               "--workers": workers, "--timeout": timeout, "--out": out, "--doc": doc}
     command = command_line(before_python, options, dask, {**DEFAULTS, "--out": REPOSITORY / RECORD,
                                                           "--doc": REPOSITORY / PAGE})
     try:
         record = speed_record(before_python, corpus, sets, command, repeat, limit, dask, pairs, lines, workers,
-                              report=typer.echo)
+                              timeout, report=typer.echo)
     except (ValueError, RuntimeError, LookupError) as err:
         fail(str(err))
     write_json(out, record)

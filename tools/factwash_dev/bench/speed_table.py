@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
+REPOSITORY = Path(__file__).resolve().parents[3]  # tools/factwash_dev/bench/speed_table.py -> the checkout
 RECORD = Path("training") / "bench" / "speed.json"
 PAGE = Path("docs") / "speed.md"
 TIMING = Path(__file__).with_name("timing.py")
@@ -158,13 +159,15 @@ def _cpuinfo() -> str:
         return ""
 
 
-def speed_record(before_python: Path, corpus: Path, sets: Path, command: str, repeat: int = DEFAULTS["--repeat"],
+def speed_record(before_python: Path, corpus: Path, sets: Path, out: Path = REPOSITORY / RECORD,
+                 doc: Path = REPOSITORY / PAGE, repeat: int = DEFAULTS["--repeat"],
                  limit: int = DEFAULTS["--limit"], dask: bool = True, pairs: int = DEFAULTS["--pairs"],
                  lines: int = DEFAULTS["--lines"], workers: int = DEFAULTS["--workers"],
                  timeout: float = DEFAULTS["--timeout"], after_python: Optional[Path] = None,
                  report: Callable[[str], None] = print) -> dict:
     """Measure both sides, taking turns ``repeat`` times, and return the record: the machine, the command that
-    reproduces it, the settings and input sizes, each side's interpreter, versions and commit, every run's
+    reproduces it (writing to ``out`` and ``doc``, as the command that asked for it does), the settings and input
+    sizes, each side's interpreter, versions and commit, every run's
     seconds, and the rows (``rows``) with each side's figure or the reason it has none. ``after_python`` is the
     interpreter running this (the checkout's) by default; ``report`` is told of each run as it ends; a run not
     done after ``timeout`` seconds ends the measurement with an error."""
@@ -172,8 +175,11 @@ def speed_record(before_python: Path, corpus: Path, sets: Path, command: str, re
     for side, python in pythons.items():
         if not python.is_file():
             raise ValueError(f"{python}: no such interpreter (the {side} side's python)")
+    options = {"--corpus": corpus, "--repeat": repeat, "--limit": limit, "--pairs": pairs, "--lines": lines,
+               "--workers": workers, "--timeout": timeout, "--out": out, "--doc": doc}
     record = {"what": "spacy-factwash speed: the code before the claim level and now, measured in one run",
-              "command": command, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+              "command": command_line(before_python, options, dask),
+              "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "machine": machine(), "load_average": {"start": list(os.getloadavg())},
               "settings": {"corpus": str(corpus), "sets": str(sets), "repeat": repeat, "limit": limit, "dask": dask,
                            "pairs": pairs, "lines": lines, "workers": workers, "timeout": timeout},
@@ -373,9 +379,10 @@ def record_problems(record: dict) -> List[str]:
     return problems
 
 
-def command_line(before_python: Path, options: Dict[str, object], dask: bool, defaults: Dict[str, object]) -> str:
+def command_line(before_python: Path, options: Dict[str, object], dask: bool) -> str:
     """The command that measures again what these options measured (``--before-python`` first, an option at its
-    default in ``defaults`` left out)."""
+    default left out)."""
+    defaults = {**DEFAULTS, "--out": REPOSITORY / RECORD, "--doc": REPOSITORY / PAGE}
     words = [COMMAND, "--before-python", shlex.quote(str(before_python))]
     words += [f"{option} {shlex.quote(str(value))}" for option, value in options.items()
               if option not in defaults or value != defaults[option]]

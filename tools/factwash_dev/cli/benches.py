@@ -10,7 +10,7 @@ from spacy_factwash.cli._util import fail
 
 from ..bench.speed_table import DEFAULTS, PAGE, RECORD
 from ._util import CORPORA_ENV, CORPORA_OPTION, README_OPTION, REPOSITORY, SETS_OPTION, SPLITS_OPTION, app, \
-    corpora_root, show_table, write_json, write_table
+    check_table, corpora_root, show_table, write_json
 
 
 @app.command("bench-speed")
@@ -121,29 +121,20 @@ def bench_table(
     one process and on workers, annotate on workers vs one process, for the code of --before-python and for this
     checkout, measured in one run (the sides taking turns, each row against its floor timed in the same runs);
     writes the record and rewrites the page's table from it."""
-    from ..bench.speed_table import command_line, render, speed_record
-    from ..evaluation.readme import SPEED, TableMissing, extract_table
+    from ..bench.speed_table import render, speed_record
+    from ..evaluation.readme import SPEED
 
     corpus = corpus or corpora_root(None) / "bioscope" / "raw" / "abstracts.xml"
     if not corpus.is_file():
         fail(f"{corpus}: no such file")
+    check_table(doc, SPEED)
     try:
-        extract_table(doc.read_text(encoding="utf8"), SPEED)
-    except (OSError, TableMissing) as err:
-        fail(f"{doc}: {err}")
-    options = {"--corpus": corpus, "--repeat": repeat, "--limit": limit, "--pairs": pairs, "--lines": lines,
-               "--workers": workers, "--timeout": timeout, "--out": out, "--doc": doc}
-    command = command_line(before_python, options, dask, {**DEFAULTS, "--out": REPOSITORY / RECORD,
-                                                          "--doc": REPOSITORY / PAGE})
-    try:
-        record = speed_record(before_python, corpus, sets, command, repeat, limit, dask, pairs, lines, workers,
+        record = speed_record(before_python, corpus, sets, out, doc, repeat, limit, dask, pairs, lines, workers,
                               timeout, report=typer.echo)
     except (ValueError, RuntimeError, LookupError) as err:
         fail(str(err))
     write_json(out, record)
-    table = render(record)
-    write_table(doc, table, SPEED)
-    typer.echo(table)
+    show_table(render(record), doc, SPEED)
 
 
 @app.command("memory-bench")

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-import spacy
 from spacy.language import Language
 
 from spacy_factwash.api import load
 from spacy_factwash.pipes.gate.gate import Gate
+
+from .timing import best_seconds, clear_caches, cue_pipeline, floor_pipeline, per_call_seconds
 
 
 @dataclass(frozen=True)
@@ -30,29 +31,6 @@ class SpeedResult:
 def has_digits(pair: Tuple[str, str]) -> bool:
     """Whether a pair holds a digit (a value to read: the gate's slower path)."""
     return any(ch.isdigit() for ch in pair[0] + pair[1])
-
-
-def floor_pipeline() -> Language:
-    """Blank English with the sentencizer: the least any pipeline here does."""
-    nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    return nlp
-
-
-def cue_pipeline() -> Language:
-    """The floor plus ``factwash_cues``: what the cue layer costs on its own."""
-    nlp = floor_pipeline()
-    nlp.add_pipe("factwash_cues")
-    return nlp
-
-
-def _seconds(nlp: Language, texts: Sequence[str], batch_size: int) -> float:
-    """Wall time of one pass over the texts, starting from a collected heap."""
-    gc.collect()
-    started = time.perf_counter()
-    for _ in nlp.pipe(texts, batch_size=batch_size):
-        pass
-    return time.perf_counter() - started
 
 
 def measure(texts: Sequence[str], repeat: int = 5, batch_size: int = 1000) -> List[SpeedResult]:
@@ -86,52 +64,10 @@ def speed_bench(corpus: Path, repeat: int = 5, limit: int = 0, sets: Optional[Pa
                              ("with digits", [p for p in pairs if has_digits(p)])):
             if not chosen:
                 continue
-            rate, floor = per_call_against_floor(chosen, repeat)
+            inspected, floored = per_call_seconds(chosen, repeat)
+            rate, floor = len(chosen) / inspected, len(chosen) / floored
             yield (f"  inspect() per call, {len(chosen)} written pairs {name:<15} {rate:>9,.0f} pairs/s       "
                    f"ratio {floor / rate:.2f} (floor {floor:,.0f} pairs/s)")
-
-
-def per_call_against_floor(pairs: Sequence[Tuple[str, str]], repeat: int = 5) -> Tuple[float, float]:
-    """Pairs per second of ``inspect`` called once per pair, and of the floor pipeline run on both texts of each
-    pair one call at a time: the best of ``repeat`` interleaved passes of each, after a warm-up pass."""
-    from spacy_factwash.api import inspect
-
-    floor = floor_pipeline()
-
-    def inspected() -> None:
-        for source, memory in pairs:
-            inspect(source, memory)
-
-    def floored() -> None:
-        for source, memory in pairs:
-            floor(source)
-            floor(memory)
-
-    best = {inspected: float("inf"), floored: float("inf")}
-    for run in best:
-        run()
-    for _ in range(max(1, repeat)):
-        for run in best:
-            clear_caches()
-            gc.collect()
-            started = time.perf_counter()
-            run()
-            best[run] = min(best[run], time.perf_counter() - started)
-    return len(pairs) / best[inspected], len(pairs) / best[floored]
-
-
-def best_seconds(pipelines: Dict[str, Language], texts: Sequence[str], repeat: int = 5,
-                 batch_size: int = 1000) -> Dict[str, float]:
-    """The best of ``repeat`` interleaved passes of each pipeline over ``texts``, after one warm-up pass each."""
-    if not texts:
-        raise ValueError("no sentences to time")
-    for nlp in pipelines.values():
-        _seconds(nlp, texts[:200], batch_size)  # warm caches
-    best = {name: float("inf") for name in pipelines}
-    for _ in range(max(1, repeat)):
-        for name, nlp in pipelines.items():
-            best[name] = min(best[name], _seconds(nlp, texts, batch_size))
-    return best
 
 
 @dataclass(frozen=True)
@@ -162,13 +98,6 @@ def current_rss_mb() -> float:
     import os
 
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
-def clear_caches() -> None:
-    """Forget quantulum3 results, so that a timed run parses every text afresh."""
-    from spacy_factwash.pipes.gate.values.quantities import _parse
-
-    _parse.cache_clear()
 
 
 def gate_speed(named_pairs: Dict[str, Sequence[Tuple[str, str]]], n_processes: Sequence[int] = (1, 2),

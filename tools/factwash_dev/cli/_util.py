@@ -52,6 +52,17 @@ def write_table(readme: Path, table: str, name: str) -> None:
         fail(f"{readme}: {err}")
 
 
+def check_table(page: Path, name: str) -> None:
+    """End the command in one line unless ``page`` holds the markers of table ``name`` (before a long measurement
+    that would then find nowhere to write)."""
+    from ..evaluation.readme import TableMissing, extract_table
+
+    try:
+        extract_table(page.read_text(encoding="utf8"), name)
+    except (OSError, TableMissing) as err:
+        fail(f"{page}: {err}")
+
+
 def show_table(table: str, readme: Optional[Path], name: str) -> None:
     """Print a measured table, and write it into a documentation page between its markers when one is given."""
     typer.echo(table)

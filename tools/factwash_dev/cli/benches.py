@@ -1,5 +1,5 @@
-"""The benches: the cue layer's speed, the gate's, a cold start, processes and Dask workers, and the memory bench's
-table in docs/memory.md."""
+"""The benches: the cue layer's speed, the gate's, a cold start, processes and Dask workers, the speed table of
+docs/speed.md (before and after, one run), and the memory bench's table in docs/memory.md."""
 
 from pathlib import Path
 from typing import List, Optional
@@ -8,8 +8,9 @@ import typer
 
 from spacy_factwash.cli._util import fail
 
+from ..bench.speed_table import DEFAULTS, PAGE, RECORD
 from ._util import CORPORA_ENV, CORPORA_OPTION, README_OPTION, REPOSITORY, SETS_OPTION, SPLITS_OPTION, app, \
-    corpora_root, show_table
+    check_table, corpora_root, show_table, write_json
 
 
 @app.command("bench-speed")
@@ -88,6 +89,52 @@ def bench_scale(
 
     for line in scale_bench(corpora_root(corpora), texts, pairs, stream_pairs, workers, repeat):
         typer.echo(line)
+
+
+@app.command("bench-table")
+def bench_table(
+    before_python: Path = typer.Option(..., "--before-python",
+                                       help="The interpreter of the code to compare with (a venv with commit "
+                                            "dfa0e77's package installed); this checkout is the after side."),
+    corpus: Optional[Path] = typer.Option(
+        None, "--corpus", help=f"BioScope abstracts.xml (default: ${CORPORA_ENV}/bioscope/raw/abstracts.xml)."
+    ),
+    sets: Path = SETS_OPTION,
+    repeat: int = typer.Option(DEFAULTS["--repeat"], "--repeat", min=1,
+                               help="Runs of each side, taking turns; the best is kept."),
+    limit: int = typer.Option(DEFAULTS["--limit"], "--limit", min=0,
+                              help="Only the first N sentences, and at most N written pairs without digits and N "
+                                   "with (0: all)."),
+    dask: bool = typer.Option(True, "--dask/--no-dask", help="Also time the slow rows on worker processes "
+                                                             "(pipe_pairs(n_process), annotate on workers)."),
+    pairs: int = typer.Option(DEFAULTS["--pairs"], "--pairs", min=1, help="Distinct pairs for the pipe_pairs rows."),
+    lines: int = typer.Option(DEFAULTS["--lines"], "--lines", min=1,
+                              help="Lines for the annotate rows (BioScope sentences, cycled)."),
+    workers: int = typer.Option(DEFAULTS["--workers"], "--workers", min=2, help="Worker processes of those rows."),
+    timeout: int = typer.Option(DEFAULTS["--timeout"], "--timeout", min=1,
+                                help="Seconds one side's run may take before it is ended (a hung worker)."),
+    out: Path = typer.Option(REPOSITORY / RECORD, "--out",
+                             help="Where to write the record (every run's seconds, the machine, the commits)."),
+    doc: Path = typer.Option(REPOSITORY / PAGE, "--doc", help="The page whose speed table is rewritten from it."),
+) -> None:
+    """The speed table: the floor, factwash_cues, load(), inspect() per call without and with digits, pipe_pairs in
+    one process and on workers, annotate on workers vs one process, for the code of --before-python and for this
+    checkout, measured in one run (the sides taking turns, each row against its floor timed in the same runs);
+    writes the record and rewrites the page's table from it."""
+    from ..bench.speed_table import render, speed_record
+    from ..evaluation.readme import SPEED
+
+    corpus = corpus or corpora_root(None) / "bioscope" / "raw" / "abstracts.xml"
+    if not corpus.is_file():
+        fail(f"{corpus}: no such file")
+    check_table(doc, SPEED)
+    try:
+        record = speed_record(before_python, corpus, sets, out, doc, repeat, limit, dask, pairs, lines, workers,
+                              timeout, report=typer.echo)
+    except (ValueError, RuntimeError, LookupError) as err:
+        fail(str(err))
+    write_json(out, record)
+    show_table(render(record), doc, SPEED)
 
 
 @app.command("memory-bench")

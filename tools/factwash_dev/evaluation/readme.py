@@ -26,13 +26,14 @@ PARSE_CUES = "parse-cue-table"
 CLAIM_GATE = "claim-gate-table"
 CLAIM_RECORDS = "claim-records-table"
 REVIEW_EXAMPLE = "review-example"
+SPEED = "speed-table"
 
 EVALUATION_PAGE = "docs/evaluation.md"
 # the page, relative to the repository root, that holds each table
 PAGES = {HELDOUT: EVALUATION_PAGE, GATE: EVALUATION_PAGE, GATE_CORPUS: EVALUATION_PAGE, FRANK: EVALUATION_PAGE,
          SCOPE: EVALUATION_PAGE, CLAIM_GATE: EVALUATION_PAGE, CLAIM_RECORDS: EVALUATION_PAGE, AUTHORITY: "docs/authority.md", BENCH: "docs/memory.md",
          REVIEW_EXAMPLE: "docs/memory.md", MODEL_COST: "docs/gate.md", STRENGTH: "docs/strength.md",
-         PARSER: "docs/parser.md", PARSE_CUES: "docs/parser.md", SUMMEDITS: "docs/parser.md"}
+         PARSER: "docs/parser.md", PARSE_CUES: "docs/parser.md", SUMMEDITS: "docs/parser.md", SPEED: "docs/speed.md"}
 
 
 def _markers(name: str):

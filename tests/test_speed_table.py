@@ -1,0 +1,115 @@
+"""The speed table of docs/speed.md: the page is the committed record rendered, the record is complete and names
+the command that reproduces it, and that command runs end to end on a tiny input. Nothing here times anything:
+the figures are the record's, measured by `python tools/dev.py bench-table`."""
+
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from factwash_dev.bench.speed_table import COMMAND, QUICK, RECORD, ROWS, missing_rows, page_drift, record_problems, \
+    render, run_side
+from factwash_dev.cli import app
+from factwash_dev.evaluation.readme import SPEED, extract_table
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "speed.md"
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    return json.loads((ROOT / RECORD).read_text(encoding="utf8"))
+
+
+def test_the_page_is_the_committed_record_rendered(record):
+    drift = page_drift(PAGE.read_text(encoding="utf8"), record)
+    assert not drift, "docs/speed.md's table differs from training/bench/speed.json rendered " \
+                      "(run the command in its caption):\n" + "\n".join(drift)
+
+
+def test_a_figure_changed_on_the_page_is_caught(record):
+    page = PAGE.read_text(encoding="utf8")
+    cell = record["rows"][1]["after"]["cell"]
+    changed = page.replace(f"| {cell} |", "| 0.01× the floor |", 1)
+    assert changed != page
+    assert any(line.startswith("-") and "0.01× the floor" in line for line in page_drift(changed, record))
+
+
+def test_the_committed_record_is_complete_and_names_its_command(record):
+    assert record_problems(record) == []
+    assert record["command"].startswith(COMMAND + " --before-python ")
+    assert f"`{record['command']}`" in extract_table(PAGE.read_text(encoding="utf8"), SPEED)
+    assert [entry["key"] for entry in record["rows"]] == [row.key for row in ROWS]
+
+
+def test_a_record_missing_a_row_a_commit_or_a_run_is_refused(record):
+    broken = copy.deepcopy(record)
+    broken["sides"]["before"]["commit"] = None
+    broken["sides"]["after"]["runs"] = broken["sides"]["after"]["runs"][:-1] or [{"run": 1, "seconds": {}}]
+    for run in broken["sides"]["after"]["runs"]:
+        run["seconds"].pop("cues/sentences", None)
+    broken["command"] = "python somewhere.py"
+    problems = record_problems(broken)
+    assert "cues: no after figure and no reason" in problems
+    assert "the before side names no commit" in problems
+    assert any("names no command" in problem for problem in problems)
+    assert "the stored rows are not the rows its runs give" in problems
+    assert "| floor + `factwash_cues` |" in render(broken) and " | ? | " in render(broken)
+
+
+@pytest.mark.slow
+def test_the_command_runs_end_to_end_on_a_tiny_input(corpora, tmp_path):
+    page = tmp_path / "speed.md"
+    page.write_text(PAGE.read_text(encoding="utf8"), encoding="utf8")
+    out = tmp_path / "speed.json"
+    result = CliRunner().invoke(app, ["bench-table", "--before-python", sys.executable, "--repeat", "1",
+                                      "--limit", "20", "--pairs", "20", "--no-dask", "--out", str(out),
+                                      "--doc", str(page)])
+    assert result.exit_code == 0, result.output
+    measured = json.loads(out.read_text(encoding="utf8"))
+    assert missing_rows(measured) == []
+    assert [problem for problem in record_problems(measured) if "commit" not in problem] == []
+    assert measured["inputs"] == {"sentences": 20, "plain": 20, "digits": 20, "pairs": 20, "lines": 20_000}
+    for entry, row in zip(measured["rows"], ROWS):
+        for side in ("before", "after"):
+            assert (entry[side].get("reason") == QUICK) == row.dask, (row.key, entry[side])
+            assert row.dask or entry[side]["value"] > 0
+    assert page_drift(page.read_text(encoding="utf8"), measured) == []
+    assert render(measured) in page.read_text(encoding="utf8")
+    assert measured["command"].endswith("--no-dask") and "--limit 20" in measured["command"]
+    assert measured["sides"]["before"]["package"] == measured["sides"]["after"]["package"]
+
+
+def test_a_missing_interpreter_or_a_page_without_the_table_is_one_line(tmp_path):
+    corpus = tmp_path / "abstracts.xml"
+    corpus.write_text("<Annotation/>", encoding="utf8")
+    page = tmp_path / "speed.md"
+    page.write_text("# Speed\n", encoding="utf8")
+    base = ["bench-table", "--corpus", str(corpus), "--out", str(tmp_path / "speed.json")]
+    result = CliRunner().invoke(app, base + ["--before-python", sys.executable, "--doc", str(page)])
+    assert result.exit_code == 1 and "speed-table" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(app, base + ["--before-python", str(tmp_path / "python"), "--doc", str(PAGE)])
+    assert result.exit_code == 1 and "no such interpreter" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "speed.json").exists()
+
+
+def _interpreter(tmp_path, body: str) -> Path:
+    """A stand-in for a side's python: a shell script that ignores its arguments and runs ``body``."""
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\n" + body + "\n", encoding="utf8")
+    python.chmod(0o755)
+    return python
+
+
+def test_a_side_that_fails_or_hangs_ends_the_run_in_one_line_naming_where_it_was(tmp_path):
+    failing = _interpreter(tmp_path, 'echo "timing inspect/plain" >&2; exit 3')
+    with pytest.raises(RuntimeError, match="exited with 3: timing inspect/plain"):
+        run_side(failing, tmp_path / "inputs.json", tmp_path, timeout=60)
+    hanging = _interpreter(tmp_path, 'echo "timing pipe_pairs/2" >&2; sleep 60 & echo $! > worker.pid; wait')
+    with pytest.raises(RuntimeError, match="did not finish in 1 s, ended; its last line: timing pipe_pairs/2"):
+        run_side(hanging, tmp_path / "inputs.json", tmp_path, timeout=1)
+    worker = int((tmp_path / "worker.pid").read_text())
+    assert not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().split()[2]

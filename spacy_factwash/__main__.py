@@ -2,4 +2,5 @@
 
 from .cli import main
 
-main()
+if __name__ == "__main__":  # a worker process started by forkserver or spawn imports this module again
+    main()

@@ -10,4 +10,5 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from factwash_dev.cli import main  # noqa: E402
 
-main()
+if __name__ == "__main__":  # a worker process started by forkserver or spawn imports this file again
+    main()

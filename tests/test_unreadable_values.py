@@ -49,6 +49,8 @@ def test_a_number_the_gate_cannot_read_never_lets_another_number_pass(unreadable
     (f"The route is {HUGE} km long.", "The route is 5 km long.", f"'{HUGE} km'"),
     ("The route is 1e999 km long.", "The route is 1e998 km long.", "'1e999 km'"),  # two numbers no float holds
     ("The sum rose to 1e303 million on Monday.", "The sum rose to 5 on Monday.", "'1e303 million'"),  # read as nothing
+    ("The range is 10^999 km.", "The range is 999 km.", "'10^999 km'"),  # a power: was read as 10 and 999 km
+    ("It grew 2^10 times.", "It grew 10 times.", "'2^10'"),
 ])
 def test_a_number_the_gate_cannot_read_is_a_changed_value_saying_so(source, memory, unreadable):
     report = inspect(source, memory)
@@ -60,7 +62,8 @@ def test_a_number_the_gate_cannot_read_is_a_changed_value_saying_so(source, memo
 
 
 @pytest.mark.parametrize("text", ["The route is 1e999 km long.", "The loss was NaN on Monday.",
-                                  f"The route is {HUGE} km long.", "The route is 1E999 km long."])
+                                  f"The route is {HUGE} km long.", "The route is 1E999 km long.",
+                                  "The range is 10^999 km.", "The trail is between NaN and 5 km long."])
 def test_a_number_the_gate_cannot_read_copied_as_it_is_written_passes(text):
     assert check(text, text) == "pass"
     assert check(text.replace("1E999", "1e999"), text) == "pass"  # the exponent's mark in either case
@@ -74,6 +77,14 @@ def test_a_number_the_gate_cannot_read_copied_as_it_is_written_passes(text):
 ])
 def test_scientific_notation_is_a_number_and_words_that_look_like_nan_are_not(source, memory, expected):
     assert [c.type for c in inspect(source, memory).changes] == expected
+
+
+@pytest.mark.parametrize("end", ["NaN", "1e999", "inf"])
+def test_a_range_with_an_end_the_gate_cannot_read_is_a_range(end):
+    # "between NaN and 5 km" was two values of two dimensions, not a range: "5 km" alone passed
+    source = f"The trail is between {end} and 5 km long."
+    assert check(source, "The trail is 5 km long.") != "pass"
+    assert check(source, source) == "pass"
 
 
 def test_gate_writes_a_number_no_float_holds_as_strict_json(tmp_path):

@@ -267,8 +267,14 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
     """The quantities of a span, with offsets in its Doc's text; empty when it holds no number. A quantity is
     kept only from the window of a number it covers ("first" does not make "quarter" a value)."""
     found: Dict[Tuple[int, int, float], Quantity] = {}
+    powers = _powers(span)
+    for power in powers:
+        found[(power.start_char, power.end_char, power.value)] = power
+    in_powers = [(power.start_char, power.end_char) for power in powers]
     for window, number in number_windows(span):
         token = number[0]  # a numeral spaCy knows is unreadable only when it is long
+        if any(start <= token.idx < end for start, end in in_powers):
+            continue
         unreadable = _unreadable(token) if token.text[MAX_NUMERAL:] or not token.like_num else None
         scaled = _scaled(span, token)
         if scaled is not None:
@@ -284,6 +290,18 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
                 found[(unread.start_char, unread.end_char, unread.value)] = unread
     return _between(span, sorted(found.values(), key=lambda q: (q.start_char, -math.inf if q.value != q.value
                                                                    else q.value)))
+
+
+def _powers(span: Span) -> List[Quantity]:
+    """Numbers written as powers ("10^999 km", "2^10"), each one unreadable quantity (with the unit word after
+    it): quantulum3 reads "10^999 km" as 10 and 999 km, so a memory giving "999 km" passed."""
+    doc, powers = span.doc, []
+    for i in range(span.start + 1, span.end - 1):
+        base, caret, exponent = doc[i - 1], doc[i], doc[i + 1]
+        if (caret.text == "^" and not base.whitespace_ and not caret.whitespace_ and base.text[-1:].isdigit()
+                and exponent.text.lstrip("+-")[:1].isdigit()):
+            powers.append(_unread(span, exponent, (base.idx, exponent.idx + len(exponent.text))))
+    return powers
 
 
 def _scaled(span: Span, token: Token) -> Optional[Quantity]:
@@ -357,7 +375,9 @@ def _between(span: Span, found: List[Quantity]) -> Tuple[Quantity, ...]:
     for n in range(len(found) - 1):
         first, second = found[n], found[n + 1]
         joiner = text[first.end_char:second.start_char].strip().lower()
-        if first.ranged or second.ranged or first.dimension != second.dimension or joiner not in RANGE_JOINERS:
+        unreadable_end = not (first.readable and second.readable)  # "between NaN and 5 km": a range all the same
+        if (first.ranged or second.ranged or joiner not in RANGE_JOINERS
+                or first.dimension != second.dimension and not unreadable_end):
             continue
         start = doc.char_span(first.start_char, first.end_char, alignment_mode="expand")
         if start is None:

@@ -41,7 +41,7 @@ MAX_NUMERAL = 24
 LONG_NUMERAL = re.compile(r"\d[\d,.]{%d,}" % MAX_NUMERAL)
 UNITS_GROUP = "(?P<unit1>(?:"  # where the unit pattern's alternation of units first stands
 ESCAPED_RUN = re.compile(r"(?:\\.|[^\\)])*")  # an alternation of escaped literals, up to the bracket closing it
-MAX_PIECES_TEXT = 200  # characters: a text this short is cut into all its stretches to find training words in it
+MAX_PIECES_TEXT = 1000  # characters: a text this short is cut into its stretches to find training words in it
 # quantulum3 functions that return a set of operator or range words, which it joins into regex alternations (or,
 # for the grouping and decimal marks, character classes: the same meaning in any order, but one pattern text, so
 # that its compiled program is kept once)
@@ -70,10 +70,17 @@ def read_values(text: str) -> List[Reading]:
 
 
 def _in_fixed_order(words):
-    """``words`` longest first, then alphabetically: one alternation order whatever the hash seed."""
+    """``words`` longest first, then alphabetically: one alternation order whatever the hash seed (sorted once for
+    each set quantulum3 gives: it asks for some of them for every value it reads)."""
+    kept: Dict[str, Tuple[object, Tuple[str, ...]]] = {}
+
     @wraps(words)
-    def ordered(lang: str = "en_US") -> List[str]:
-        return sorted(words(lang), key=lambda word: (-len(word), word))
+    def ordered(lang: str = "en_US") -> Tuple[str, ...]:
+        given = words(lang)
+        known = kept.get(lang)
+        if known is None or known[0] is not given:
+            known = kept[lang] = (given, tuple(sorted(given, key=lambda word: (-len(word), word))))
+        return known[1]
 
     return ordered
 
@@ -86,9 +93,10 @@ def _by_name(choose):
     @wraps(choose)
     def by_name(candidates, text: str, lang: str = "en_US"):
         chosen, chosen_count, chosen_share = None, 0, 0
-        pieces = _pieces(text)
+        units, longest = _training_words(lang)
+        pieces = _pieces(text, longest)
         for candidate in sorted(candidates, key=lambda candidate: candidate.name):
-            length, words = _training_words(lang).get(candidate.name, (0, Counter()))
+            length, words = units.get(candidate.name, (0, Counter()))
             found = pieces & words.keys() if pieces is not None else [word for word in words if word in text]
             count = sum(words[word] for word in found)
             share = count / length if length else 0
@@ -99,18 +107,20 @@ def _by_name(choose):
     return by_name
 
 
-def _pieces(text: str) -> Optional[Set[str]]:
-    """Every stretch of a short text (the empty one too: it occurs in any text), so that the training words found
-    in it are looked up rather than searched for; None for a text longer than ``MAX_PIECES_TEXT``."""
+def _pieces(text: str, longest: int) -> Optional[Set[str]]:
+    """Every stretch of a text that a training word could be (the empty one, which occurs in any text; none with a
+    space, since the words are split on spaces; none longer than the ``longest`` word), so that the training words
+    found in the text are looked up rather than searched for; None for a text longer than ``MAX_PIECES_TEXT``."""
     if len(text) > MAX_PIECES_TEXT:
         return None
-    return {text[start:end] for start in range(len(text)) for end in range(start + 1, len(text) + 1)} | {""}
+    return {chunk[start:end] for chunk in text.split(" ") for start in range(len(chunk))
+            for end in range(start + 1, min(len(chunk), start + longest) + 1)} | {""}
 
 
 @lru_cache(maxsize=2)
-def _training_words(lang: str) -> Dict[str, Tuple[int, Counter]]:
+def _training_words(lang: str) -> Tuple[Dict[str, Tuple[int, Counter]], int]:
     """For each unit of quantulum3's training set: the length of its texts together, and their words (split on
-    spaces, as quantulum3 splits them) with how often each occurs."""
+    spaces, as quantulum3 splits them) with how often each occurs; and the length of the longest word."""
     from quantulum3 import load
 
     units: Dict[str, Tuple[int, Counter]] = {}
@@ -118,7 +128,7 @@ def _training_words(lang: str) -> Dict[str, Tuple[int, Counter]]:
         length, words = units.get(example["unit"], (0, Counter()))
         words.update(example["text"].split(" "))
         units[example["unit"]] = (length + len(example["text"]), words)
-    return units
+    return units, max((len(word) for _, words in units.values() for word in words), default=0)
 
 
 def _as_tries(build, rewrite):

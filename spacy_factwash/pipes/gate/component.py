@@ -20,6 +20,7 @@ import warnings
 from functools import cached_property
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from spacy.attrs import IS_ALPHA, LIKE_NUM
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -128,13 +129,15 @@ class CompareComponent(LexiconPipe):
             self.load_sets()
         return doc
 
-    def claims(self, doc: Doc) -> DocClaims:
+    def claims(self, doc: Doc, evidentials: Optional[FrozenSet[str]] = None) -> DocClaims:
         """A Doc the pipeline made, as claims with their qualifiers and gate words (read, like the cues, on the
-        text as a reader sees it: ``syntax/normalise.py``)."""
+        text as a reader sees it: ``syntax/normalise.py``); ``evidentials``: the cue lexicon's, when the caller
+        has read them (``evidentials``)."""
         if self._sets is None:  # read and compiled at the first comparison when neither initialized nor loaded
             self.load_sets()
         read, shadow = reading(doc, self.words.case_forms, self.nlp.tokenizer)
-        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow), self.evidentials)
+        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow),
+                            self.evidentials if evidentials is None else evidentials)
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
                       aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence],
@@ -157,7 +160,8 @@ class CompareComponent(LexiconPipe):
 
     def compare(self, source: Doc, memory: Doc) -> Report:
         """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
-        return self.compare_reading(source, memory, lambda doc, side: self.claims(doc))
+        evidentials = self.evidentials
+        return self.compare_reading(source, memory, lambda doc, side: self.claims(doc, evidentials))
 
     def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims]) -> Report:
         """``compare``, reading a Doc's claims on one side through ``claims_of`` (a batch reads a text it holds
@@ -192,7 +196,7 @@ class CompareComponent(LexiconPipe):
         changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
-        empty = not any(token.is_alpha or token.like_num for token in memory)
+        empty = not memory.to_array([IS_ALPHA, LIKE_NUM]).any()  # no word and no number: nothing was kept
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
@@ -206,7 +210,9 @@ class CompareComponent(LexiconPipe):
         the check off (``check_language = false``). ``texts``: the pair's (side, text), when already joined."""
         if not self.check_language:
             return []
-        sentences = [excerpt(sentence) for sentence in doc_sentences(memory)] if memory.has_annotation("SENT_START") else []
+        # the memory's sentences, made only when the language check reads them alone
+        sentences = (excerpt(sentence) for sentence in doc_sentences(memory)) if memory.has_annotation("SENT_START") \
+            else ()
         return not_english(texts or [("source", doc_text(source)), ("memory", doc_text(memory))], self.min_language_score,
                            self.max_english_share, self.min_language_words, sentences)
 
@@ -253,6 +259,8 @@ def _distinct(candidates: Sequence, source: DocClaims) -> List:
     """Tied source claims less repeats: copies with the same words, qualifiers and conditions, in sentences whose
     values read alike (the values check reads the whole sentence), give the same changes, so one of each is checked
     (a source that repeats a sentence a thousand times costs one check)."""
+    if len(candidates) < 2:
+        return list(candidates)
     seen, kept = set(), []
     for claim in candidates:
         key = (claim.signature, values_read(source, claim))

@@ -87,6 +87,6 @@ class GateWords:
         found = []
         for matches in by_label.values():
             for m in longest_first(matches):
-                span = read[m.start:m.end] if shadow is None else carry(doc, shadow, read[m.start:m.end])
-                found.append(Word(span, self.entries[m.key]))
+                span = Span(read, m.start, m.end)
+                found.append(Word(span if shadow is None else carry(doc, shadow, span), self.entries[m.key]))
         return sorted(found, key=lambda word: (word.span.start, word.span.end))

@@ -161,11 +161,13 @@ class CompareComponent(LexiconPipe):
     def compare(self, source: Doc, memory: Doc) -> Report:
         """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
         evidentials = self.evidentials
-        return self.compare_reading(source, memory, lambda doc, side: self.claims(doc, evidentials))
+        return self.compare_reading(source, memory, lambda doc, side: self.claims(doc, evidentials), evidentials)
 
-    def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims]) -> Report:
+    def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims],
+                        evidentials: Optional[FrozenSet[str]] = None) -> Report:
         """``compare``, reading a Doc's claims on one side through ``claims_of`` (a batch reads a text it holds
-        more than once on the same side once: ``Gate.gate_batch``)."""
+        more than once on the same side once: ``Gate.gate_batch``); ``evidentials``: the cue lexicon's, when the
+        caller has read them."""
         version = memory.user_data.get(LEXICON_VERSION_KEY) or source.user_data.get(LEXICON_VERSION_KEY)
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
@@ -186,7 +188,7 @@ class CompareComponent(LexiconPipe):
         aligned_from = {alignment.memory.index: alignment.candidates for alignment in alignments}
         changes: List[Change] = []
         uncheckable = [excerpt(sentence) for sentence in _uncopied(memory_claims.unclaimed, source_claims)]
-        evidentials = self.evidentials
+        evidentials = self.evidentials if evidentials is None else evidentials
         for alignment in alignments:
             if not alignment.candidates:
                 uncheckable.append(alignment.memory.excerpt())

@@ -42,6 +42,10 @@ class Pair:
         """Cue spans as evidence, with the cue lexicon's entry and version."""
         return [Cue(side, c.label_, span_text(c), c.start_char, c.end_char, c.id_, self.lexicon_version) for c in cues]
 
+    def both_cue_evidence(self, source_cues: Sequence[Span], memory_cues: Sequence[Span]) -> List[Cue]:
+        """Cue spans of the source claim and of the memory claim as evidence, source first."""
+        return self.cue_evidence(source_cues, "source") + self.cue_evidence(memory_cues, "memory")
+
     def records(self) -> Tuple["ClaimRecord", "ClaimRecord"]:
         """The source claim's record and the memory claim's (``records.py``), each read once per claim."""
         return record_of(self.source_claims, self.source), record_of(self.memory_claims, self.memory)

@@ -78,6 +78,8 @@ def _swap(pair: Pair) -> Optional[Tuple[object, object, object]]:
     """The first (filler, predicate, filler) whose roles the memory swapped, or None."""
     source, memory = _places(pair.source), _places(pair.memory)
     shared = sorted((k for k in source if k in memory), key=lambda k: source[k])
+    if len(shared) < 3:  # two fillers and a predicate between them, all shared
+        return None
     fillers = [k for k in shared if _filler(pair.source, source[k]) and _filler(pair.memory, memory[k])]
     for n, first in enumerate(fillers):
         for second in fillers[n + 1:]:

@@ -129,15 +129,17 @@ class CompareComponent(LexiconPipe):
             self.load_sets()
         return doc
 
-    def claims(self, doc: Doc, evidentials: Optional[FrozenSet[str]] = None) -> DocClaims:
+    def claims(self, doc: Doc) -> DocClaims:
         """A Doc the pipeline made, as claims with their qualifiers and gate words (read, like the cues, on the
-        text as a reader sees it: ``syntax/normalise.py``); ``evidentials``: the cue lexicon's, when the caller
-        has read them (``evidentials``)."""
+        text as a reader sees it: ``syntax/normalise.py``)."""
+        return self._claims(doc, self.evidentials)
+
+    def _claims(self, doc: Doc, evidentials: FrozenSet[str]) -> DocClaims:
+        """``claims``, with the cue lexicon's evidentials read by the caller (once per comparison)."""
         if self._sets is None:  # read and compiled at the first comparison when neither initialized nor loaded
             self.load_sets()
         read, shadow = reading(doc, self.words.case_forms, self.nlp.tokenizer)
-        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow),
-                            self.evidentials if evidentials is None else evidentials)
+        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow), evidentials)
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
                       aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence],
@@ -161,7 +163,7 @@ class CompareComponent(LexiconPipe):
     def compare(self, source: Doc, memory: Doc) -> Report:
         """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
         evidentials = self.evidentials
-        return self.compare_reading(source, memory, lambda doc, side: self.claims(doc, evidentials), evidentials)
+        return self.compare_reading(source, memory, lambda doc, side: self._claims(doc, evidentials), evidentials)
 
     def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims],
                         evidentials: Optional[FrozenSet[str]] = None) -> Report:

@@ -1,7 +1,8 @@
 """The gate's work per pair, counted in Python calls (the same on every run, unlike seconds on a shared machine): what
-a comparison never needs is never read. An English pair is not read by the language model, a sentence with no number
-is not handed to the value reader, a memory claim's strength is read only when the source claim's could be
-strengthened, and a claim's record reads each kind of part only when a check asks for it."""
+a comparison never needs is never read, and what it needs is read once. A Doc's sentences are read once per
+comparison, an English pair is not read by the language model, a sentence with no number is not handed to the value
+reader, a memory claim's strength is read only when the source claim's could be strengthened, and a claim's record
+reads each kind of part only when a check asks for it."""
 
 import pytest
 from factwash_dev.evaluation.work import counted
@@ -9,10 +10,12 @@ from factwash_dev.evaluation.work import counted
 from spacy_factwash.pipes.gate.gate import Gate
 from spacy_factwash.pipes.gate.records import read_certainty, read_comparison, read_mood, record_of
 from spacy_factwash.pipes.strength.claim import strength_of_cues
+from spacy_factwash.syntax.sentences import sentences
 
 FASTTEXT = "fasttext/FastText.py"  # the model's Python wrapper: every reading of a text by the model runs here
 QUANTITIES = "gate/values/quantities.py"  # where a sentence's values are read
 STRENGTH = "strength/claim.py"  # where a claim's strength is decided from its cue spans
+SENTENCES = "syntax/sentences.py"  # where a Doc's sentences are read from its sentence starts
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +28,13 @@ def gate(default_nlp):
 
 def annotated(gate, source, memory):
     return list(gate.nlp.pipe([source, memory]))
+
+
+def test_each_docs_sentences_are_read_once_per_comparison(gate):
+    # before: the language check read the memory's sentences again after its claims had (three reads per pair)
+    docs = annotated(gate, "Alice might get admin access. Bob left the team.", "Alice will get admin access. Bob left.")
+    once = counted(lambda: sentences(docs[0]), SENTENCES)
+    assert counted(lambda: gate.compare(*docs), SENTENCES) == 2 * once
 
 
 def test_an_english_pair_is_not_read_by_the_language_model(gate):

@@ -17,12 +17,12 @@ and the verdict policy over the changes (``policy.py``).
 """
 
 import warnings
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from spacy.attrs import IS_ALPHA, LIKE_NUM
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from ...lexicon.frozen import LexiconSet
 from ...lexicon.sets import GATE, SYNTAX, VALUES
@@ -40,7 +40,7 @@ from .gate import Gate
 from .language import not_english, too_short
 from .policy import REJECT, REWRITE, verdict
 from ..base import LexiconPipe
-from .report import CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
+from .report import CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Excerpt, LanguageFinding, Report
 from .words import GateWords, checked_gate_words
 
 DEFAULT_CONFIG = {
@@ -175,13 +175,22 @@ class CompareComponent(LexiconPipe):
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
         digest = memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, "")
         texts = [("source", doc_text(source)), ("memory", doc_text(memory))]  # joined once per Doc
+        read: Dict[str, DocClaims] = {}
+
+        def claims(doc: Doc, side: str) -> DocClaims:  # each side read once, the memory's when first needed
+            if side not in read:
+                read[side] = claims_of(doc, side)
+            return read[side]
+
         # a memory that repeats its source word for word washed nothing away, in any language: no guess of the
-        # language may decide its verdict (a self-copy read as Low German was uncheckable)
-        foreign = [] if copies(texts) else self.not_english(source, memory, texts)
+        # language may decide its verdict (a self-copy read as Low German was uncheckable); the memory's sentences
+        # are those its claims were read in
+        foreign = [] if copies(texts) else self.not_english(
+            source, memory, texts, lambda: claims(memory, "memory").clauses.sentence_spans)
         if foreign:
             return Report(verdict((), (), not_english=True), [], [], list(CHANGE_TYPES),
                           version, lexicon_digest=digest, not_english=foreign)
-        source_claims, memory_claims = claims_of(source, "source"), claims_of(memory, "memory")
+        source_claims, memory_claims = claims(source, "source"), claims(memory, "memory")
         alignments = align(source_claims.claims, memory_claims.claims, self.threshold)
         aligned_to: Dict[int, List] = {}
         for alignment in alignments:
@@ -208,17 +217,20 @@ class CompareComponent(LexiconPipe):
             lexicon_digest=digest,
         )
 
-    def not_english(self, source: Doc, memory: Doc,
-                    texts: Optional[List[Tuple[str, str]]] = None) -> List[LanguageFinding]:
+    def not_english(self, source: Doc, memory: Doc, texts: Optional[List[Tuple[str, str]]] = None,
+                    sentence_spans: Optional[Callable[[], List[Span]]] = None) -> List[LanguageFinding]:
         """The texts of the pair confidently not in English (``gate/language.py``); none when the config turned
-        the check off (``check_language = false``). ``texts``: the pair's (side, text), when already joined."""
+        the check off (``check_language = false``). ``texts``: the pair's (side, text), when already joined;
+        ``sentence_spans``: gives the memory's sentences, when the caller has them (else they are read here)."""
         if not self.check_language:
             return []
-        # the memory's sentences, made only when the language check reads them alone
-        sentences = (excerpt(sentence) for sentence in doc_sentences(memory)) if memory.has_annotation("SENT_START") \
-            else ()
+
+        def sentences() -> Iterator[Excerpt]:  # the memory's, made only when the language check reads them alone
+            if memory.has_annotation("SENT_START"):
+                yield from (excerpt(sentence) for sentence in (sentence_spans or partial(doc_sentences, memory))())
+
         return not_english(texts or [("source", doc_text(source)), ("memory", doc_text(memory))], self.min_language_score,
-                           self.max_english_share, self.min_language_words, sentences)
+                           self.max_english_share, self.min_language_words, sentences())
 
     def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]]) -> List[str]:
         """What no check covered: the checks the config disabled; claim

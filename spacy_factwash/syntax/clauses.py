@@ -29,7 +29,7 @@ sentence that it is not bound to.
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.attrs import IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM, LOWER, ORTH
@@ -70,6 +70,12 @@ class ClauseWords:
     word: Dict[int, str]
     comma: int = get_string_id(",")
 
+    @cached_property
+    def openers(self) -> FrozenSet[int]:
+        """Every word that can open a clause (alone or as the first of two words): no other word does."""
+        return (self.contrastive | self.relatives | self.subordinators | self.coordinators | self.after_comma
+                | VERBAL_OPENERS | {get_string_id(first) for first, _ in TWO_WORD_OPENERS})
+
     def pair(self, first: int, second: int) -> str:
         """A two-word opener ("even if", "only if") starting with these words, or ""."""
         words = (self.word.get(first), self.word.get(second))
@@ -102,7 +108,8 @@ def clause_words() -> ClauseWords:
 @dataclass(frozen=True)
 class TokenView:
     """What segmenting reads of every token, taken from the Doc in one array: the word (exact and lower-cased,
-    as hashes), whether it can be a content word (not a function word, punctuation, a space or a number), and,
+    as hashes), whether it is punctuation, a number, title-cased or a space, whether it can be a content word (not
+    a function word, punctuation, a space or a number), and,
     when the Doc has a dependency parse, whether it heads a clause of its own (a verb with a subject:
     "..., and Bob left early") or coordinates one (the "and" before it)."""
 
@@ -114,6 +121,7 @@ class TokenView:
     title: List[bool] = field(default_factory=list)
     finite: FrozenSet[int] = frozenset()
     joins_clause: FrozenSet[int] = frozenset()
+    space: List[bool] = field(default_factory=list)
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
@@ -124,7 +132,7 @@ class TokenView:
         finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())
         return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
                    [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows], [bool(r[3]) for r in rows],
-                   [bool(r[5]) for r in rows], finite, joins)
+                   [bool(r[5]) for r in rows], finite, joins, [bool(r[4]) for r in rows])
 
 
 SUBJECTS = frozenset({"nsubj", "csubj", "expl"})  # UD subject relations (subtypes such as nsubj:pass included)
@@ -162,7 +170,7 @@ class Clause:
 
     def spans(self, doc: Doc) -> List[Span]:
         """The clause's pieces as spans of ``doc``."""
-        return [doc[start:end] for start, end in self.ranges]
+        return [Span(doc, start, end) for start, end in self.ranges]
 
 
 @dataclass
@@ -208,8 +216,10 @@ def _pieces(view: TokenView, start: int, end: int, words: ClauseWords) -> List[_
                 current = None
             separator = orth if not separator or orth in words.hard else separator
             continue
-        opener = "" if i < opened_until else _opener(view, i, end, words, separator == words.comma or current is None)
-        opened_until = max(opened_until, i + len(opener.split()))
+        opener = "" if i < opened_until or view.lower[i] not in words.openers else \
+            _opener(view, i, end, words, separator == words.comma or current is None)
+        if opener:
+            opened_until = max(opened_until, i + len(opener.split()))
         if opener and current is not None and i > current.start:
             pieces.append(current)
             current = None

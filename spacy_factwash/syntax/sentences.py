@@ -8,7 +8,6 @@ times, so this reads the starts as one array instead (same spans; a
 
 from typing import List
 
-import numpy
 from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -28,5 +27,5 @@ def sentences(doc: Doc) -> List[Span]:
         return list(doc.sents)
     if not doc.has_annotation("SENT_START"):
         return [doc[:]]
-    starts = [0] + (numpy.flatnonzero(doc.to_array(SENT_START)[1:] == 1) + 1).tolist()
-    return [doc[start:end] for start, end in zip(starts, starts[1:] + [len(doc)])]
+    starts = [0] + ((doc.to_array(SENT_START)[1:] == 1).nonzero()[0] + 1).tolist()
+    return [Span(doc, start, end) for start, end in zip(starts, starts[1:] + [len(doc)])]

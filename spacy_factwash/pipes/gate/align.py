@@ -83,22 +83,20 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
         if capped:  # an exact copy is always among the candidates, wherever the source holds it
             found.update(copies_of(claim)[:CANDIDATES])
         said = (keys - claim.names) or keys  # what the claim says of its names ("Alice [was promoted]") must align
-        best: List[Tuple[Tuple[float, int, float], int]] = []
-        for n in found:
-            shared = len(keys & source[n].keys)
-            score = len(said & source[n].keys) / len(said)
-            if score < threshold:
-                continue
-            rank = (score, int(source[n].wording == claim.wording), shared / len(keys | source[n].keys))
-            best.append((rank, n))
+        best = [(score, n) for n in found if (score := len(said & source[n].keys) / len(said)) >= threshold]
         if not best:
             alignments.append(Alignment(claim, (), max((len(keys & source[n].keys) / len(keys) for n in found),
                                                         default=0.0)))
             continue
-        top = max(rank for rank, _ in best)
-        tied = {n for rank, n in best if rank == top}
+        # the best score first; exact copy and closeness are read for the claims that have it
+        top_score = max(score for score, _ in best)
+        ranked = [((score, int(source[n].wording == claim.wording),
+                    len(keys & source[n].keys) / len(keys | source[n].keys)), n)
+                  for score, n in best if score == top_score]
+        top = max(rank for rank, _ in ranked)
+        tied = {n for rank, n in ranked if rank == top}
         covered = frozenset().union(*(source[n].keys for n in tied)) & keys
-        merged = {n for rank, n in best if n not in tied
+        merged = {n for _, n in best if n not in tied
                   and len((keys & source[n].keys) - covered) >= max(MERGED, threshold * len(keys))}
         candidates = tuple(source[n] for n in sorted(tied | merged))
         alignments.append(Alignment(claim, candidates, top[0], bool(top[1]) and not merged))

@@ -16,16 +16,17 @@ another claim holds under (kind ``condition``). It carries
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence
 
 from spacy.attrs import IS_CURRENCY, LIKE_NUM, LOWER
 from spacy.language import Language
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
-from ...syntax.clauses import CONDITION, FRAME, Clause, DocClauses, doc_clauses
+from ...syntax.clauses import CONDITION, FRAME, Clause, DocClauses, TokenView, doc_clauses
 from ...syntax.links import source_link
 from ...syntax.normalise import Shadow
+from ...syntax.text import doc_text
 from ..cues.extensions import CUES_KEY, SOURCES_KEY
 from .report import Excerpt
 from .values.quantities import unit_hashes
@@ -47,6 +48,7 @@ class Claim:
     index: int
     key_at: Dict[int, int]  # token index -> content key, for the claim's content words
     sentence: Span  # the sentence the claim stands in
+    view: TokenView  # the Doc's token attributes, read once per Doc (``DocClauses.view``)
     names: FrozenSet[int] = frozenset()  # the content keys of capitalised words inside the sentence (names)
     qualifiers: Dict[str, List[Span]] = field(default_factory=dict)
     conditions: List["Claim"] = field(default_factory=list)
@@ -64,11 +66,11 @@ class Claim:
     def pieces(self) -> List[Span]:
         return self.clause.spans(self.doc)
 
-    @property
+    @cached_property
     def start_char(self) -> int:
         return self.doc[self.clause.start].idx
 
-    @property
+    @cached_property
     def end_char(self) -> int:
         last = self.doc[self.clause.end - 1]
         return last.idx + len(last)
@@ -76,7 +78,7 @@ class Claim:
     @cached_property
     def text(self) -> str:
         """The claim's words, its pieces joined (a frame or clause that interrupts it left out)."""
-        return " ... ".join(piece.text for piece in self.pieces)
+        return " ... ".join(span_text(piece) for piece in self.pieces)
 
     @cached_property
     def signature(self) -> tuple:
@@ -88,12 +90,18 @@ class Claim:
     def numbers(self) -> FrozenSet[int]:
         """The numbers among the claim's words, by their text's hash ("599", "two"): alignment finds the source
         claims that give the same number through them, however common the claim's other words are."""
-        return frozenset(t.orth for t in self.tokens() if t.like_num)
+        view = self.view
+        return frozenset(view.orth[i] for i in self.indices() if view.number[i])
 
     @cached_property
     def wording(self) -> str:
         """The claim's words in lower case, punctuation left out: what makes two claims copies."""
-        return " ".join(t.lower_ for t in self.tokens() if not (t.is_punct or t.is_space))
+        view, strings = self.view, self.doc.vocab.strings
+        return " ".join(strings[view.lower[i]] for i in self.indices() if not (view.punct[i] or view.space[i]))
+
+    def indices(self) -> Iterator[int]:
+        """The indices of the claim's tokens, piece by piece."""
+        return (i for start, end in self.clause.ranges for i in range(start, end))
 
     def excerpt(self) -> Excerpt:
         """The claim as evidence: its pieces' words and the offsets of the stretch they cover."""
@@ -109,7 +117,7 @@ class Claim:
 
     @cached_property
     def _tokens(self) -> List[Token]:
-        return [token for start, end in self.clause.ranges for token in self.doc[start:end]]
+        return [token for start, end in self.clause.ranges for token in Span(self.doc, start, end)]
 
     def focus(self, marker: Span, width: int = FOCUS) -> FrozenSet[int]:
         """What a cue inside the claim bears on: the first ``width`` content keys after it (before it when none
@@ -281,6 +289,12 @@ class DocClaims:
         return list(found.values())
 
 
+def span_text(span: Span) -> str:
+    """``span.text``, cut from its Doc's text (joined once per Doc: ``syntax/text.py``) instead of joined anew from
+    a Token per word."""
+    return doc_text(span.doc)[span.start_char:span.end_char]
+
+
 def _marked(doc: Doc, spans: Sequence[Span]) -> List[bool]:
     marked = [False] * len(doc)
     for span in spans:
@@ -319,7 +333,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[
             key_at = {i: key.of(doc, i, view.lower[i]) for start, end in clause.ranges for i in range(start, end)
                       if view.plain[i] and not marked[i] and not valued[i]}
             named = frozenset(k for i, k in key_at.items() if view.title[i] and i != sents[s].start)
-            claim = Claim(doc, clause, len(claims), key_at, sents[s], named)
+            claim = Claim(doc, clause, len(claims), key_at, sents[s], view, named)
             claims.append(claim)
             by_clause[(s, n)] = claim
     for cue in cues:

@@ -17,11 +17,12 @@ and the verdict policy over the changes (``policy.py``).
 """
 
 import warnings
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from spacy.attrs import IS_ALPHA, LIKE_NUM
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 
 from ...lexicon.frozen import LexiconSet
 from ...lexicon.sets import GATE, SYNTAX, VALUES
@@ -39,7 +40,7 @@ from .gate import Gate
 from .language import not_english, too_short
 from .policy import REJECT, REWRITE, verdict
 from ..base import LexiconPipe
-from .report import CHANGE_TYPES, INFORMATIONAL_TYPES, Change, LanguageFinding, Report
+from .report import CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Excerpt, LanguageFinding, Report
 from .words import GateWords, checked_gate_words
 
 DEFAULT_CONFIG = {
@@ -131,10 +132,14 @@ class CompareComponent(LexiconPipe):
     def claims(self, doc: Doc) -> DocClaims:
         """A Doc the pipeline made, as claims with their qualifiers and gate words (read, like the cues, on the
         text as a reader sees it: ``syntax/normalise.py``)."""
+        return self._claims(doc, self.evidentials)
+
+    def _claims(self, doc: Doc, evidentials: FrozenSet[str]) -> DocClaims:
+        """``claims``, with the cue lexicon's evidentials read by the caller (once per comparison)."""
         if self._sets is None:  # read and compiled at the first comparison when neither initialized nor loaded
             self.load_sets()
         read, shadow = reading(doc, self.words.case_forms, self.nlp.tokenizer)
-        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow), self.evidentials)
+        return build_claims(doc, self.key, self.words(doc, read, shadow), Reading(read, shadow), evidentials)
 
     def _pair_changes(self, alignment: Alignment, source: DocClaims, memory: DocClaims,
                       aligned_to: Dict[int, List], aligned_from: Dict[int, Sequence],
@@ -157,23 +162,35 @@ class CompareComponent(LexiconPipe):
 
     def compare(self, source: Doc, memory: Doc) -> Report:
         """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
-        return self.compare_reading(source, memory, lambda doc, side: self.claims(doc))
+        evidentials = self.evidentials
+        return self.compare_reading(source, memory, lambda doc, side: self._claims(doc, evidentials), evidentials)
 
-    def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims]) -> Report:
+    def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims],
+                        evidentials: Optional[FrozenSet[str]] = None) -> Report:
         """``compare``, reading a Doc's claims on one side through ``claims_of`` (a batch reads a text it holds
-        more than once on the same side once: ``Gate.gate_batch``)."""
+        more than once on the same side once: ``Gate.gate_batch``); ``evidentials``: the cue lexicon's, when the
+        caller has read them."""
         version = memory.user_data.get(LEXICON_VERSION_KEY) or source.user_data.get(LEXICON_VERSION_KEY)
         if version is None:
             raise ValueError("compare needs Docs annotated by factwash_cues (no lexicon version on either Doc)")
         digest = memory.user_data.get(LEXICON_DIGEST_KEY) or source.user_data.get(LEXICON_DIGEST_KEY, "")
         texts = [("source", doc_text(source)), ("memory", doc_text(memory))]  # joined once per Doc
+        read: Dict[str, DocClaims] = {}
+
+        def claims(doc: Doc, side: str) -> DocClaims:  # each side read once, the memory's when first needed
+            if side not in read:
+                read[side] = claims_of(doc, side)
+            return read[side]
+
         # a memory that repeats its source word for word washed nothing away, in any language: no guess of the
-        # language may decide its verdict (a self-copy read as Low German was uncheckable)
-        foreign = [] if copies(texts) else self.not_english(source, memory, texts)
+        # language may decide its verdict (a self-copy read as Low German was uncheckable); the memory's sentences
+        # are those its claims were read in
+        foreign = [] if copies(texts) else self.not_english(
+            source, memory, texts, lambda: claims(memory, "memory").clauses.sentence_spans)
         if foreign:
             return Report(verdict((), (), not_english=True), [], [], list(CHANGE_TYPES),
                           version, lexicon_digest=digest, not_english=foreign)
-        source_claims, memory_claims = claims_of(source, "source"), claims_of(memory, "memory")
+        source_claims, memory_claims = claims(source, "source"), claims(memory, "memory")
         alignments = align(source_claims.claims, memory_claims.claims, self.threshold)
         aligned_to: Dict[int, List] = {}
         for alignment in alignments:
@@ -182,7 +199,7 @@ class CompareComponent(LexiconPipe):
         aligned_from = {alignment.memory.index: alignment.candidates for alignment in alignments}
         changes: List[Change] = []
         uncheckable = [excerpt(sentence) for sentence in _uncopied(memory_claims.unclaimed, source_claims)]
-        evidentials = self.evidentials
+        evidentials = self.evidentials if evidentials is None else evidentials
         for alignment in alignments:
             if not alignment.candidates:
                 uncheckable.append(alignment.memory.excerpt())
@@ -192,7 +209,7 @@ class CompareComponent(LexiconPipe):
         changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
-        empty = not any(token.is_alpha or token.like_num for token in memory)
+        empty = not memory.to_array([IS_ALPHA, LIKE_NUM]).any()  # no word and no number: nothing was kept
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
@@ -200,15 +217,20 @@ class CompareComponent(LexiconPipe):
             lexicon_digest=digest,
         )
 
-    def not_english(self, source: Doc, memory: Doc,
-                    texts: Optional[List[Tuple[str, str]]] = None) -> List[LanguageFinding]:
+    def not_english(self, source: Doc, memory: Doc, texts: Optional[List[Tuple[str, str]]] = None,
+                    sentence_spans: Optional[Callable[[], List[Span]]] = None) -> List[LanguageFinding]:
         """The texts of the pair confidently not in English (``gate/language.py``); none when the config turned
-        the check off (``check_language = false``). ``texts``: the pair's (side, text), when already joined."""
+        the check off (``check_language = false``). ``texts``: the pair's (side, text), when already joined;
+        ``sentence_spans``: gives the memory's sentences, when the caller has them (else they are read here)."""
         if not self.check_language:
             return []
-        sentences = [excerpt(sentence) for sentence in doc_sentences(memory)] if memory.has_annotation("SENT_START") else []
+
+        def sentences() -> Iterator[Excerpt]:  # the memory's, made only when the language check reads them alone
+            if memory.has_annotation("SENT_START"):
+                yield from (excerpt(sentence) for sentence in (sentence_spans or partial(doc_sentences, memory))())
+
         return not_english(texts or [("source", doc_text(source)), ("memory", doc_text(memory))], self.min_language_score,
-                           self.max_english_share, self.min_language_words, sentences)
+                           self.max_english_share, self.min_language_words, sentences())
 
     def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]]) -> List[str]:
         """What no check covered: the checks the config disabled; claim
@@ -253,6 +275,8 @@ def _distinct(candidates: Sequence, source: DocClaims) -> List:
     """Tied source claims less repeats: copies with the same words, qualifiers and conditions, in sentences whose
     values read alike (the values check reads the whole sentence), give the same changes, so one of each is checked
     (a source that repeats a sentence a thousand times costs one check)."""
+    if len(candidates) < 2:
+        return list(candidates)
     seen, kept = set(), []
     for claim in candidates:
         key = (claim.signature, values_read(source, claim))

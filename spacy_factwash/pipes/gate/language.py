@@ -15,7 +15,9 @@ model's most likely language is not English, it gives that language at least
 ``min_score``, and fewer than ``max_english_share`` of its words are English
 words (spaCy's English stop words and the word forms of the lemma table of
 spacy-lookups-data, loaded only when the model reads a text as foreign): the
-model alone reads "met in" among foreign names as Dutch. Names say nothing of
+model alone reads "met in" among foreign names as Dutch. A text whose stop
+words alone make up that share is English whatever the model would say, and
+the model does not read it (most English texts). Names say nothing of
 a language, so a capitalised word inside a sentence does not count towards
 ``min_words``: a side with fewer words is read together with the other side,
 and a pair with fewer words even together is not judged (``too_short``).
@@ -25,7 +27,7 @@ import importlib.util
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 from ...errors import FactwashError
 from .report import Excerpt, LanguageFinding
@@ -116,6 +118,15 @@ def english_share(prose_: str) -> float:
     return sum(1 for word in found if word in lemmas or word in forms) / max(1, len(found))
 
 
+def stop_word_share(prose_: str) -> float:
+    """The share of the words of some prose that are spaCy's English stop words: at most ``english_share`` (every
+    stop word is an English word), read without the lemma table."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    found = WORD.findall(prose_)
+    return sum(1 for word in found if word in STOP_WORDS) / max(1, len(found))
+
+
 def identify(prose_: str) -> Tuple[str, float]:
     """The most likely language of some prose (as ``read`` gives it) and its probability (``("", 0.0)`` when it
     has no word)."""
@@ -128,7 +139,10 @@ def identify(prose_: str) -> Tuple[str, float]:
 @lru_cache(maxsize=16)
 def judge(prose_: Prose, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
     """(language, probability) when some prose is confidently not English, else None; kept for the last few, so
-    a memory of one sentence is not judged again as its sentence."""
+    a memory of one sentence is not judged again as its sentence. Prose whose stop words alone make up
+    ``max_english_share`` of its words is English whatever the model reads, so the model does not read it."""
+    if stop_word_share(prose_.unnamed) >= max_english_share:
+        return None
     language, score = identify(prose_.text)
     if language and language != "en" and score >= min_score and english_share(prose_.unnamed) < max_english_share:
         return language, round(score, 3)
@@ -136,7 +150,7 @@ def judge(prose_: Prose, min_score: float, max_english_share: float) -> Optional
 
 
 def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_share: float, min_words: int,
-                sentences: Sequence[Excerpt] = (), min_sentence_words: int = 2) -> List[LanguageFinding]:
+                sentences: Iterable[Excerpt] = (), min_sentence_words: int = 2) -> List[LanguageFinding]:
     """The (side, text) pairs confidently not in English. Sides with fewer than ``min_words`` words are read
     together (as the side "source and memory") instead of alone; when even together they are that short,
     nothing is declared. When the memory is not declared whole, each of its ``sentences`` with at least

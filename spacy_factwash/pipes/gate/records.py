@@ -31,7 +31,7 @@ frequency word the memory drops is read as widened.
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
@@ -49,6 +49,7 @@ FRONTED_PREPOSITIONS = RESTRICTING_PREPOSITIONS | {"on", "under", "with", "outsi
 SUPERLATIVE_WORDS = frozenset({"best", "worst", "most", "least", "top", "foremost", "first", "last"})
 ORDINALS = frozenset({"first", "last"})  # superlatives only after "one of" / "among" ("among the first to ...")
 COMPARATIVE_WORDS = {"better": "more", "worse": "less", "more": "more", "less": "less", "fewer": "less"}
+Reader = Callable[[DocClaims, Claim], List["Part"]]  # a claim's parts of one kind (or two)
 PRONOUNS = {"i": "1s", "me": "1s", "we": "1p", "us": "1p", "you": "2", "he": "3m", "him": "3m", "she": "3f",
             "her": "3f", "they": "3p", "them": "3p", "it": "3n"}
 
@@ -78,14 +79,41 @@ class Part:
 
 @dataclass
 class ClaimRecord:
-    """A claim with the parts of it a rewrite can wash away, by kind."""
+    """A claim with the parts of it a rewrite can wash away, by kind. Each kind is read at its first look-up (a
+    check that finds no part of its kind on one side never has the other side's read)."""
 
     claim: Claim
-    parts: Dict[str, List[Part]] = field(default_factory=dict)
+    claims: DocClaims
+    read: Dict[Reader, Dict[str, List[Part]]] = field(default_factory=dict)  # each reader's parts, by kind
+    kinds: Dict[str, List[Part]] = field(default_factory=dict)  # the parts of every kind read so far
 
     def of(self, kind: str) -> List[Part]:
         """The parts of one kind (none when the claim has none)."""
-        return self.parts.get(kind, [])
+        parts = self.kinds.get(kind)
+        if parts is None:
+            reader = READER_OF.get(kind)
+            if reader is None:
+                return []
+            self._read(reader)
+            parts = self.kinds[kind]
+        return parts
+
+    def _read(self, reader: Reader) -> Dict[str, List[Part]]:
+        """What one reader gives the claim, by kind in the order it gives them (read once)."""
+        if reader not in self.read:
+            found: Dict[str, List[Part]] = {}
+            for part in reader(self.claims, self.claim):
+                found.setdefault(part.kind, []).append(part)
+            self.read[reader] = found
+            for kind in KINDS_OF[reader]:
+                self.kinds[kind] = found[kind] if kind in found else []
+        return self.read[reader]
+
+    @property
+    def parts(self) -> Dict[str, List[Part]]:
+        """The parts of every kind the claim has, by kind: the readers' kinds in their order, each reader's in the
+        order it gave them."""
+        return {kind: parts for _, reader in READERS for kind, parts in self._read(reader).items()}
 
     def __iter__(self) -> Iterator[Part]:
         return (part for parts in self.parts.values() for part in parts)
@@ -96,14 +124,11 @@ class ClaimRecord:
 
 
 def record_of(claims: DocClaims, claim: Claim) -> ClaimRecord:
-    """The claim's record, read once per claim and kept in the Doc's claims."""
+    """The claim's record, made once per claim and kept in the Doc's claims (its kinds read as they are asked
+    for)."""
     records = claims.cache.setdefault("records", {})
     if claim.index not in records:
-        record = ClaimRecord(claim)
-        for reader in READERS:
-            for part in reader(claims, claim):
-                record.parts.setdefault(part.kind, []).append(part)
-        records[claim.index] = record
+        records[claim.index] = ClaimRecord(claim, claims)
     return records[claim.index]
 
 
@@ -159,49 +184,51 @@ def read_partial(claims: DocClaims, claim: Claim) -> List[Part]:
     return parts
 
 
-def _lemma(claims: DocClaims, token) -> str:
-    return claims.doc.vocab.strings[claims.key(token)] if claims.key(token) in claims.doc.vocab.strings else token.lower_
-
-
 def read_comparison(claims: DocClaims, claim: Claim) -> List[Part]:
     """Degrees of comparison: "as X as" (equative), "X-er than" / "more X than" (comparative, with its direction),
-    "one of the X-est" (one of), "the X-est" (superlative); each with the compared word's key."""
+    "one of the X-est" (one of), "the X-est" (superlative); each with the compared word's key. The words are read
+    as lower-case strings from the Doc's token attributes (``Claim.view``); a Token is made only for a word that
+    forms a comparison, and a lemma looked up only for a word ending in "-er" or "-est"."""
     doc, parts = claim.doc, []
     one_of = [w for w in claim.words_of("COMPARISON") if w.entry.value == "one_of"]
-    tokens = list(claim.tokens())
-    for n, token in enumerate(tokens):
-        lower, lemma = token.lower_, _lemma(claims, token)
-        after = [t.lower_ for t in tokens[n + 1:]]
-        if lower == "as" and n + 2 < len(tokens) and tokens[n + 2].lower_ == "as" and tokens[n + 1].is_alpha:
-            compared = tokens[n + 1]
-            near = n > 0 and tokens[n - 1].lower_ in {"almost", "nearly", "not quite", "roughly"}
+    at = list(claim.indices())
+    strings, lower_ids = doc.vocab.strings, claim.view.lower
+    lowers = [strings[lower_ids[i]] for i in at]
+
+    def lemma(n: int) -> str:
+        key = claims.key.of(doc, at[n], lower_ids[at[n]])
+        return strings[key] if key in strings else lowers[n]
+
+    for n, i in enumerate(at):
+        lower = lowers[n]
+        if lower == "as" and n + 2 < len(at) and lowers[n + 2] == "as" and doc[at[n + 1]].is_alpha:
+            near = n > 0 and lowers[n - 1] in {"almost", "nearly", "not quite", "roughly"}
             value = "near_equative" if near else "equative"
-            begin = token.i - 1 if near else token.i
-            parts.append(Part("comparison", value, COMPARISON[value], (doc[begin:token.i + 3],),
-                              detail=("same", claims.key(compared))))
+            begin = i - 1 if near else i
+            parts.append(Part("comparison", value, COMPARISON[value], (doc[begin:i + 3],),
+                              detail=("same", claims.key(doc[at[n + 1]]))))
             continue
-        after_one_of = any(w.span.end <= token.i and token.i - w.span.end <= 2 for w in one_of)
-        superlative = (lower in SUPERLATIVE_WORDS and n > 0 and tokens[n - 1].lower_ in {"the", "its", "their", "our"}
-                       and (lower not in ORDINALS or after_one_of)) \
-            or (lower.endswith("est") and lemma != lower and len(lower) > 4)
+        after_one_of = [w.span for w in one_of if w.span.end <= i and i - w.span.end <= 2]
+        superlative = (lower in SUPERLATIVE_WORDS and n > 0 and lowers[n - 1] in {"the", "its", "their", "our"}
+                       and (lower not in ORDINALS or bool(after_one_of))) \
+            or (lower.endswith("est") and len(lower) > 4 and lemma(n) != lower)
         if superlative:
-            compared = tokens[n + 1] if lower in {"most", "least"} and n + 1 < len(tokens) else token
-            value = "one_of" if any(w.span.end <= token.i and token.i - w.span.end <= 2 for w in one_of) else "superlative"
-            spans = tuple(w.span for w in one_of if w.span.end <= token.i and token.i - w.span.end <= 2) + (token,)
+            compared = at[n + 1] if lower in {"most", "least"} and n + 1 < len(at) else i
+            value = "one_of" if after_one_of else "superlative"
             direction = "less" if lower == "least" else "more"
-            parts.append(Part("comparison", value, COMPARISON[value], tuple(doc[s.start:s.end] if isinstance(s, Span)
-                                                                                else doc[s.i:s.i + 1] for s in spans),
-                              detail=(direction, claims.key(compared))))
+            parts.append(Part("comparison", value, COMPARISON[value],
+                              tuple(doc[s.start:s.end] for s in after_one_of) + (doc[i:i + 1],),
+                              detail=(direction, claims.key(doc[compared]))))
             continue
-        comparative = lower in COMPARATIVE_WORDS or (lower.endswith("er") and lemma != lower and len(lower) > 3)
-        if comparative and "than" in after:
+        comparative = lower in COMPARATIVE_WORDS or (lower.endswith("er") and len(lower) > 3 and lemma(n) != lower)
+        if comparative and "than" in lowers[n + 1:]:
             direction = COMPARATIVE_WORDS.get(lower, "more")
-            compared = tokens[n + 1] if lower in {"more", "less", "fewer"} and n + 1 < len(tokens) else token
-            if lower in {"more", "less", "fewer"} and tokens[n + 1].lower_ == "than":
-                compared = token
-            parts.append(Part("comparison", "comparative", COMPARISON["comparative"], (doc[token.i:token.i + 1],),
-                              detail=(direction, claims.key(compared) if lower in COMPARATIVE_WORDS
-                                      and compared is not token else claims.key(token))))
+            compared = at[n + 1] if lower in {"more", "less", "fewer"} and n + 1 < len(at) else i
+            if lower in {"more", "less", "fewer"} and lowers[n + 1] == "than":
+                compared = i
+            parts.append(Part("comparison", "comparative", COMPARISON["comparative"], (doc[i:i + 1],),
+                              detail=(direction, claims.key(doc[compared]) if lower in COMPARATIVE_WORDS
+                                      and compared != i else claims.key(doc[i]))))
     return parts
 
 
@@ -444,8 +471,12 @@ def read_condition(claims: DocClaims, claim: Claim) -> List[Part]:
     return parts
 
 
-READERS = (read_source, read_certainty, read_mood, read_quantity, read_frequency, read_partial, read_comparison,
-           read_restriction, read_tense, read_condition)
+READERS = ((("source",), read_source), (("certainty",), read_certainty), (("mood",), read_mood),
+           (("quantity",), read_quantity), (("frequency",), read_frequency), (("partial", "complete"), read_partial),
+           (("comparison",), read_comparison), (("restriction",), read_restriction), (("tense",), read_tense),
+           (("condition",), read_condition))  # the kinds of part each reader gives, and the reader
+READER_OF = {kind: reader for kinds, reader in READERS for kind in kinds}
+KINDS_OF = {reader: kinds for kinds, reader in READERS}
 
 
 def records(claims: DocClaims) -> List[ClaimRecord]:

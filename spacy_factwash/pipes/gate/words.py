@@ -82,11 +82,15 @@ class GateWords:
         and given back as spans of ``doc``."""
         read = doc if read is None else read
         by_label: Dict[str, List[Match]] = {}
+        entries = self.entries
         for key, start, end in self.matcher(read):
-            by_label.setdefault(self.entries[key].label, []).append(Match(start, end, key))
+            by_label.setdefault(entries[key].label, []).append(Match(start, end, key))
         found = []
         for matches in by_label.values():
-            for m in longest_first(matches):
-                span = read[m.start:m.end] if shadow is None else carry(doc, shadow, read[m.start:m.end])
-                found.append(Word(span, self.entries[m.key]))
-        return sorted(found, key=lambda word: (word.span.start, word.span.end))
+            for m in matches if len(matches) == 1 else longest_first(matches):
+                span = Span(read, m.start, m.end)
+                if shadow is not None:
+                    span = carry(doc, shadow, span)
+                found.append((span.start, span.end, len(found), Word(span, entries[m.key])))
+        found.sort()  # in text order; words of one stretch in the order found
+        return [word for _, _, _, word in found]

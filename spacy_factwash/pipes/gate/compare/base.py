@@ -5,7 +5,7 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
-from ..claims import Claim, DocClaims
+from ..claims import Claim, DocClaims, span_text
 from ..records import ClaimRecord, Part, record_of
 from ..report import Change, Cue, Excerpt
 from ..words import Word
@@ -40,7 +40,11 @@ class Pair:
 
     def cue_evidence(self, cues: Sequence[Span], side: str) -> List[Cue]:
         """Cue spans as evidence, with the cue lexicon's entry and version."""
-        return [Cue(side, c.label_, c.text, c.start_char, c.end_char, c.id_, self.lexicon_version) for c in cues]
+        return [Cue(side, c.label_, span_text(c), c.start_char, c.end_char, c.id_, self.lexicon_version) for c in cues]
+
+    def both_cue_evidence(self, source_cues: Sequence[Span], memory_cues: Sequence[Span]) -> List[Cue]:
+        """Cue spans of the source claim and of the memory claim as evidence, source first."""
+        return self.cue_evidence(source_cues, "source") + self.cue_evidence(memory_cues, "memory")
 
     def records(self) -> Tuple["ClaimRecord", "ClaimRecord"]:
         """The source claim's record and the memory claim's (``records.py``), each read once per claim."""
@@ -54,21 +58,21 @@ class Pair:
             if part.words:
                 found += self.word_evidence(part.words, side)
             else:
-                found += [Cue(side, part.kind.upper(), s.text, s.start_char, s.end_char, f"structure:{part.kind}",
+                found += [Cue(side, part.kind.upper(), span_text(s), s.start_char, s.end_char, f"structure:{part.kind}",
                               self.words_version) for s in part.spans]
         return found
 
     def word_evidence(self, words: Sequence[Word], side: str) -> List[Cue]:
         """Gate words as evidence, with the gate word lists' entry and version."""
-        return [Cue(side, w.label, w.span.text, w.span.start_char, w.span.end_char, w.entry.id, self.words_version)
-                for w in words]
+        return [Cue(side, w.label, span_text(w.span), w.span.start_char, w.span.end_char, w.entry.id,
+                    self.words_version) for w in words]
 
 
 def excerpt(span: Span) -> Excerpt:
     """A span as evidence: its text and character offsets in its Doc."""
-    return Excerpt(span.text, span.start_char, span.end_char)
+    return Excerpt(span_text(span), span.start_char, span.end_char)
 
 
 def quoted(spans: Sequence[Span]) -> str:
     """Spans' words for a message: 'said', 'might'."""
-    return ", ".join(repr(span.text) for span in spans)
+    return ", ".join(repr(span_text(span)) for span in spans)

@@ -87,10 +87,10 @@ def check_certainty(pair: Pair) -> List[Change]:
     """strengthened_certainty when, for some hedge of the source claim, what the memory claim keeps of it (its
     hedges bearing on what that hedge bears on) ranks above it."""
     source, memory = pair.records()
-    merged = frozenset().union(*(c.keys for c in (pair.candidates or [pair.source])))
     hedges = _stated_here(pair, [_reach(pair, p, pair.source) for p in source.of("certainty")])
     if not hedges:
         return []
+    merged = frozenset().union(*(c.keys for c in (pair.candidates or [pair.source])))
     held = [_reach(pair, p, pair.memory) for p in memory.of("certainty")]
     moods = _modal_moods(pair, hedges, memory.of("mood"))
     for hedge in sorted(hedges, key=lambda p: p.rank):

@@ -60,8 +60,8 @@ def check_conditions(pair: Pair) -> List[Change]:
     if not source_cues:
         return _unmarked(pair)
     memory_cues = pair.memory.cues("CONDITIONAL")
-    evidence = pair.cue_evidence(source_cues, "source")
     if not memory_cues:
+        evidence = pair.cue_evidence(source_cues, "source")
         asserted = _asserted(pair)
         if asserted is not None:
             return [pair.change("changed_condition", f"the source holds this only under a condition "
@@ -73,7 +73,7 @@ def check_conditions(pair: Pair) -> List[Change]:
     memory_kinds = {_reading(pair.memory, c) for c in memory_cues}
     if not source_kinds & memory_kinds:
         return [pair.change("changed_condition", f"the source sets the condition with {quoted(source_cues)}; the "
-                            f"memory with {quoted(memory_cues)}", evidence + pair.cue_evidence(memory_cues, "memory"))]
+                            f"memory with {quoted(memory_cues)}", pair.both_cue_evidence(source_cues, memory_cues))]
     return _compare_clauses(pair, source_cues, memory_cues)
 
 
@@ -89,7 +89,6 @@ def _asserted(pair: Pair) -> Optional[Claim]:
 def _compare_clauses(pair: Pair, source_cues, memory_cues) -> List[Change]:
     """A memory condition that aligned to another thing the source says than the source claim's conditions, or
     to one of them but reversed ("if the audit passes" -> "if the audit fails")."""
-    evidence = pair.cue_evidence(source_cues, "source") + pair.cue_evidence(memory_cues, "memory")
     for cue in memory_cues:
         memory = _opened(pair.memory, cue)
         if memory is None:
@@ -98,12 +97,13 @@ def _compare_clauses(pair: Pair, source_cues, memory_cues) -> List[Change]:
         own = [c for c in aligned if c in pair.source.conditions]
         if aligned and not own:
             return [pair.change("changed_condition", f"the memory's condition ({memory.text!r}) is another thing "
-                                f"the source says ({aligned[0].text!r}), not the source's condition", evidence)]
+                                f"the source says ({aligned[0].text!r}), not the source's condition",
+                                pair.both_cue_evidence(source_cues, memory_cues))]
         for condition in own:
             source_cue = next(c for c in source_cues if condition.clause.start <= c.start < condition.clause.end)
             if _reading(pair.source, source_cue) != _reading(pair.memory, cue):
                 return [pair.change("changed_condition", f"the memory reverses the condition {condition.text!r} "
-                                    f"({memory.text!r})", evidence)]
+                                    f"({memory.text!r})", pair.both_cue_evidence(source_cues, memory_cues))]
     return []
 
 

@@ -51,6 +51,8 @@ def check_mood(pair: Pair) -> List[Change]:
     """changed_mood for a source mood the memory claim does not keep."""
     source, memory = pair.records()
     moods = [p for p in source.of("mood") if not _hedged(pair, p, pair.source) and p.bears_on & pair.memory.keys]
+    if not moods:
+        return []
     kept = [p for p in memory.of("mood") if not _hedged(pair, p, pair.memory)]
     lost = [p for p in moods if not _keeps(p, kept, pair.memory)]
     if not lost:

@@ -16,8 +16,7 @@ follow), so "Alice left without delay" -> "Alice left" drops a detail, not
 the claim.
 """
 
-from collections import Counter
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Span
 
@@ -26,7 +25,7 @@ from ..report import Change, Cue
 from ..words import Word
 from .base import Pair, quoted
 
-Marker = Tuple[Span, Cue]
+Marker = Tuple[Span, str, Optional[Word]]  # a negation, the entry that made it, its gate word (if one)
 
 
 def _in_hedge(cue: Span, claim: Claim) -> bool:
@@ -52,19 +51,26 @@ def negation_marks(claim: Claim) -> List[Tuple[Span, Optional[Word]]]:
     return found
 
 
-def markers(pair: Pair, claim: Claim, side: str) -> List[Marker]:
-    """A claim's negations with their evidence (the cue's or the gate word's entry and version)."""
-    return [(span, pair.cue_evidence([span], side)[0] if word is None else pair.word_evidence([word], side)[0])
-            for span, word in negation_marks(claim)]
+def markers(claim: Claim) -> List[Marker]:
+    """A claim's negations, each with the entry that made it (the cue's or the gate word's) and its gate word."""
+    return [(span, span.id_ if word is None else word.entry.id, word) for span, word in negation_marks(claim)]
+
+
+def _evidence(pair: Pair, marker: Marker, side: str) -> Cue:
+    """A negation as evidence, with its entry and version."""
+    span, _, word = marker
+    return pair.cue_evidence([span], side)[0] if word is None else pair.word_evidence([word], side)[0]
 
 
 def _unmatched(mine: Sequence[Marker], theirs: Sequence[Marker]) -> List[Marker]:
     """The markers of one side that the other side does not repeat (the same lexicon entry, one for one)."""
-    left = Counter(evidence.entry for _, evidence in theirs)
+    left: Dict[str, int] = {}
+    for _, entry, _ in theirs:
+        left[entry] = left.get(entry, 0) + 1
     kept = []
     for marker in mine:
-        if left[marker[1].entry]:
-            left[marker[1].entry] -= 1
+        if left.get(marker[1]):
+            left[marker[1]] -= 1
         else:
             kept.append(marker)
     return kept
@@ -96,7 +102,7 @@ def check_polarity(pair: Pair) -> List[Change]:
                                if any(w.span.start_char == a.start_char for a, _ in flips))
     swapped_memory = frozenset(key(w.span[0]) for w in pair.memory.words_of("ANTONYM")
                                if any(w.span.start_char == b.start_char for _, b in flips))
-    source_all, memory_all = markers(pair, pair.source, "source"), markers(pair, pair.memory, "memory")
+    source_all, memory_all = markers(pair.source), markers(pair.memory)
     # a negation both claims keep cancels out; one only a side has counts when what it negates is in the other
     source_markers = [m for m in _unmatched(source_all, memory_all)
                       if pair.source.bears_on(m[0], pair.memory.keys | swapped_source)]
@@ -104,7 +110,8 @@ def check_polarity(pair: Pair) -> List[Change]:
                       if pair.memory.bears_on(m[0], pair.source.keys | swapped_memory)]
     if (len(source_markers) - len(memory_markers) - len(flips)) % 2 == 0:
         return []
-    evidence = [cue for _, cue in source_markers] + [cue for _, cue in memory_markers]
+    evidence = [_evidence(pair, m, "source") for m in source_markers] + [_evidence(pair, m, "memory")
+                                                                          for m in memory_markers]
     evidence += [cue for flip in flips for cue in flip]
     return [pair.change("reversed_polarity", _message(source_markers, memory_markers, flips), evidence)]
 
@@ -114,8 +121,8 @@ def _message(source: Sequence[Marker], memory: Sequence[Marker], flips: Sequence
         pairs = ", ".join(f"{a.text!r} -> {b.text!r}" for a, b in flips)
         return f"the memory uses the opposite word ({pairs}): it reverses the claim"
     if len(source) > len(memory):
-        return f"the source negates this claim ({quoted([s for s, _ in source])}); the memory asserts it"
-    return f"the memory negates a claim the source asserts ({quoted([s for s, _ in memory])})"
+        return f"the source negates this claim ({quoted([s for s, _, _ in source])}); the memory asserts it"
+    return f"the memory negates a claim the source asserts ({quoted([s for s, _, _ in memory])})"
 
 
 def negations(claim: Claim) -> int:

@@ -14,6 +14,7 @@ mentored by Omar"), the roles were swapped. A passive with its agent
 
 from typing import Dict, List, Optional, Tuple
 
+from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
 from ..claims import Claim
@@ -28,25 +29,30 @@ DETERMINERS = frozenset({"the", "a", "an", "this", "that", "these", "those", "ou
                          "your", "every", "each"})
 
 
+PRONOUN_IDS = {get_string_id(word): person for word, person in PRONOUNS.items()}  # by the hash of the lower case
+DETERMINER_IDS = frozenset(get_string_id(word) for word in DETERMINERS)
+
+
 def _places(claim: Claim) -> Dict[object, int]:
     """The claim's content words and pronouns, each at its one position (a word the claim holds twice is left out:
     its role is not read from order); "we" and "us" are one word."""
     seen: Dict[object, List[int]] = {}
     for i, key in claim.key_at.items():
         seen.setdefault(key, []).append(i)
-    for token in claim.tokens():
-        if token.lower_ in PRONOUNS:
-            seen.setdefault(("pronoun", PRONOUNS[token.lower_]), []).append(token.i)
+    lower = claim.view.lower
+    for i in claim.indices():
+        if lower[i] in PRONOUN_IDS:
+            seen.setdefault(("pronoun", PRONOUN_IDS[lower[i]]), []).append(i)
     return {key: places[0] for key, places in seen.items() if len(places) == 1}
 
 
-def _filler(doc: Doc, i: int) -> bool:
+def _filler(claim: Claim, i: int) -> bool:
     """Whether the word at ``i`` can fill a role: a name (a capitalised word inside the sentence), a pronoun, or
     the head of a noun phrase (a determiner within the two words before it)."""
-    token = doc[i]
-    if token.lower_ in PRONOUNS or (token.is_title and not token.is_stop):
+    view = claim.view
+    if view.lower[i] in PRONOUN_IDS or (view.title[i] and not claim.doc[i].is_stop):
         return True
-    return any(doc[j].lower_ in DETERMINERS for j in range(max(0, i - 2), i))
+    return any(view.lower[j] in DETERMINER_IDS for j in range(max(0, i - 2), i))
 
 
 def _predicate(doc: Doc, i: int) -> bool:
@@ -72,7 +78,9 @@ def _swap(pair: Pair) -> Optional[Tuple[object, object, object]]:
     """The first (filler, predicate, filler) whose roles the memory swapped, or None."""
     source, memory = _places(pair.source), _places(pair.memory)
     shared = sorted((k for k in source if k in memory), key=lambda k: source[k])
-    fillers = [k for k in shared if _filler(pair.source.doc, source[k]) and _filler(pair.memory.doc, memory[k])]
+    if len(shared) < 3:  # two fillers and a predicate between them, all shared
+        return None
+    fillers = [k for k in shared if _filler(pair.source, source[k]) and _filler(pair.memory, memory[k])]
     for n, first in enumerate(fillers):
         for second in fillers[n + 1:]:
             s_first, s_second, m_first, m_second = source[first], source[second], memory[first], memory[second]

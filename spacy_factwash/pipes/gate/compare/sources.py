@@ -77,7 +77,7 @@ def check_sources(pair: Pair) -> List[Change]:
     source_cues, memory_cues = pair.source.cues("ATTRIBUTION"), pair.memory.cues("ATTRIBUTION")
     if not source_cues or not memory_cues:
         return []
-    evidence = pair.cue_evidence(source_cues, "source") + pair.cue_evidence(memory_cues, "memory")
+
     source_speakers = [s for s in (_speaker(pair.source_claims, span) for span in
                                    _speakers(pair.source_claims, source_cues)) if s is not None]
     memory_speakers = [s for s in (_speaker(pair.memory_claims, span) for span in
@@ -85,12 +85,13 @@ def check_sources(pair: Pair) -> List[Change]:
     if source_speakers and memory_speakers and not any(_same(a, b) for a in source_speakers for b in memory_speakers):
         return [pair.change("changed_source", f"the source attributes this claim to "
                             f"{quoted([s.span for s in source_speakers])}; the memory to "
-                            f"{quoted([s.span for s in memory_speakers])}", evidence)]
+                            f"{quoted([s.span for s in memory_speakers])}",
+                            pair.both_cue_evidence(source_cues, memory_cues))]
     said, told = _pronouns(pair.source_claims, source_cues), _pronouns(pair.memory_claims, memory_cues)
     if not source_speakers and not memory_speakers and said and told and all(
             pronoun_clash(a.text.lower(), b.text.lower()) for a in said for b in told):
         return [pair.change("changed_source", f"the source attributes this claim to {quoted(said)}; the memory "
-                            f"to {quoted(told)}", evidence)]
+                            f"to {quoted(told)}", pair.both_cue_evidence(source_cues, memory_cues))]
     raised = _raised(pair)
     if raised is not None:
         return [raised]
@@ -102,7 +103,8 @@ def check_sources(pair: Pair) -> List[Change]:
     promoted = source_stances and source_stances <= WEAK and memory_stances & STRONG
     if source_stances and memory_stances and (denied or promoted):
         return [pair.change("changed_source", f"the source's speaker {_verb(source_stances)} ({quoted(source_cues)}); "
-                            f"the memory's {_verb(memory_stances)} ({quoted(memory_cues)})", evidence)]
+                            f"the memory's {_verb(memory_stances)} ({quoted(memory_cues)})",
+                            pair.both_cue_evidence(source_cues, memory_cues))]
     return []
 
 

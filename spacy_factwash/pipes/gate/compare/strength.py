@@ -12,6 +12,8 @@ run and the gate declares it in ``not_checked``.
 
 from typing import List
 
+from spacy.tokens import Span
+
 from ...cues.extensions import spans_within
 from ...strength.claim import STRENGTH_KEY, Strength, strength_of_cues, strengthened
 from ..claims import Claim
@@ -27,7 +29,7 @@ def runs_on(pair: Pair) -> bool:
 def strength_of(claim: Claim) -> Strength:
     """The strength of a claim, read over the stretch its pieces cover (worked out once per claim)."""
     if claim.strength is None:
-        stretch = claim.doc[claim.clause.start:claim.clause.end]
+        stretch = Span(claim.doc, claim.clause.start, claim.clause.end)
         claim.strength = strength_of_cues(claim.doc, spans_within(stretch, STRENGTH_KEY))
     return claim.strength
 
@@ -37,6 +39,7 @@ def _evidence(strength: Strength, side: str) -> List[Cue]:
             for cue in strength.cues]
 
 
+WEAKER = frozenset({"correlational", "conditional_causal"})  # the strengths a memory can strengthen (``strengthened``)
 BE = frozenset({"be", "is", "are", "was", "were", "been", "being", "'s", "’s", "get", "got", "gets"})
 
 
@@ -53,7 +56,10 @@ def check_strength(pair: Pair) -> List[Change]:
     """strengthened_causality: a correlational or conditional claim stated as a direct cause."""
     if not runs_on(pair):
         return []
-    source, memory = strength_of(pair.source), strength_of(pair.memory)
+    source = strength_of(pair.source)
+    if source.label not in WEAKER:  # nothing to strengthen: the memory claim's strength is not read
+        return []
+    memory = strength_of(pair.memory)
     if not strengthened(source, memory) or _agentless_passive(pair.memory, memory):
         return []
     return [pair.change(

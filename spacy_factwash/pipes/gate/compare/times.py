@@ -50,7 +50,10 @@ def _values(pair: Pair) -> List[Change]:
         found = [(cue, time_value(cue)) for cue in time_cues(claims, claim)]
         return [(cue, value) for cue, value in found if not value.empty()]
 
-    source, memory = read(pair.source_claims, pair.source), read(pair.memory_claims, pair.memory)
+    source = read(pair.source_claims, pair.source)
+    if not source:  # no source time to disagree with
+        return []
+    memory = read(pair.memory_claims, pair.memory)
     kept = {n for n, (_, s) in enumerate(source) if any(_comparable(s, m) and not s.conflicts(m) for _, m in memory)}
     changes = []
     for cue, value in memory:
@@ -68,9 +71,12 @@ def _values(pair: Pair) -> List[Change]:
 def _kinds(pair: Pair, label: str, what: str) -> List[Change]:
     """A relation (until, since) or era (former, current) the memory turns, or drops while keeping the time it
     relates to ("until Friday" -> "on Friday"); an era the memory drops ("ex-CEO" -> "CEO") is a dropped scope."""
-    source, memory = _relating(pair.source, label), _relating(pair.memory, label)
+    source = _relating(pair.source, label)
+    if not source:
+        return []
+    memory = _relating(pair.memory, label)
     source_kinds, memory_kinds = {w.entry.value for w in source}, {w.entry.value for w in memory}
-    if not source_kinds or source_kinds & memory_kinds:
+    if source_kinds & memory_kinds:
         return []
     evidence = pair.word_evidence(source, "source") + pair.word_evidence(memory, "memory")
     said = ", ".join(repr(w.span.text) for w in source)
@@ -107,8 +113,10 @@ def _relating(claim, label: str) -> list:
 def _introduced(pair: Pair) -> List[Change]:
     """A date the memory gives that the source claim never had: resolved from a relative expression, or new."""
     dates = [c for c in time_cues(pair.memory_claims, pair.memory) if _absolute(c)]
+    if not dates:
+        return []
     source = time_cues(pair.source_claims, pair.source)
-    if not dates or any(_absolute(c) for c in source):
+    if any(_absolute(c) for c in source):
         return []
     how = (f"resolved from the relative {quoted(source)}, which the source does not anchor" if source
            else "which the source never gives")

@@ -33,13 +33,14 @@ from typing import Dict, FrozenSet, List, Optional, Sequence
 
 from spacy.tokens import Span
 
-from ..claims import Claim, DocClaims
+from ..claims import Claim, DocClaims, span_text
 from ..report import Change
 from ..words import Word
 from ..values.quantities import Quantity, counted_noun, quantities, same_quantity, same_value, words_before
 from .base import Pair
 
 YEAR = re.compile(r"(?<![\d,.])\d{4}(?![\d,.])")
+ASCII_DIGIT = re.compile(r"[0-9]")
 YEAR_WORDS = frozenset({"in", "since", "between", "from", "until", "till", "by", "during", "before", "after",
                         "year", "years", "circa", "early", "late", "mid", "fy", "fiscal"})
 LOWER_BOUNDS, UPPER_BOUNDS = frozenset({"ge", "gt"}), frozenset({"le", "lt"})
@@ -97,7 +98,7 @@ def sentence_values(claims: DocClaims, claim: Claim) -> List[Value]:
     words = [w for other in claims.by_sentence.get(index, []) for w in other.words]
     bounds = [(w.span.start, w.span.end, w.entry.value or "about") for w in words if w.label in ("BOUND", "APPROXIMATOR")]
     found = []
-    for q in _read_quantities(claims, sentence):
+    for q in _read_quantities(claims, sentence, index):
         if is_time(times, q, sentence):
             continue
         noun = counted_noun(sentence, q)
@@ -130,17 +131,28 @@ def document_values(claims: DocClaims) -> List[Value]:
     return [v for claim in first.values() for v in sentence_values(claims, claim)]
 
 
-def _read_quantities(claims: DocClaims, sentence: Span) -> List[Quantity]:
-    """The quantities of a sentence, read on the normalised text ("5\u200b0 GB" is 50 GB) with offsets and
-    surfaces of the original."""
+def _read_quantities(claims: DocClaims, sentence: Span, index: int) -> List[Quantity]:
+    """The quantities of a sentence (``index``: its place in the Doc), read on the normalised text ("5\u200b0 GB"
+    is 50 GB) with offsets and surfaces of the original."""
     reading = claims.reading
     if reading.shadow is None:
-        return list(quantities(sentence))
+        return list(quantities(sentence)) if _may_hold_number(claims, sentence, index) else []
     found, text, offset = [], sentence.text, sentence.start_char  # the sentence's text, not the Doc's joined anew
     for q in quantities(reading.span(sentence)):
         start, end = reading.original(q.start_char, q.end_char)
         found.append(replace(q, start_char=start, end_char=end, surface=text[start - offset:end - offset]))
     return found
+
+
+def _may_hold_number(claims: DocClaims, sentence: Span, index: int) -> bool:
+    """Whether a sentence can hold a value ``quantities`` reads: a token spaCy reads as a number, a digit, or the
+    "nan" or "inf" of a number printed as a program prints one (a sentence that is not all ASCII is read whatever it
+    holds). A sentence with none of them is not handed to ``quantities``, which would find no number in it."""
+    if claims.has_numbers(index):
+        return True
+    text = span_text(sentence)
+    lower = text.lower()
+    return not text.isascii() or ASCII_DIGIT.search(text) is not None or "nan" in lower or "inf" in lower
 
 
 def time_cues(claims: DocClaims, claim: Claim) -> List[Span]:

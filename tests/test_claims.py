@@ -249,3 +249,19 @@ def test_a_copy_with_only_common_words_and_no_number_passes_past_the_cap(copy_la
     order = look_alikes + ["Alice paid Bob."] if copy_last else ["Alice paid Bob."] + look_alikes
     assert check(" ".join(order), "Alice paid Bob.") == "pass"
     assert check(" ".join(look_alikes), "Alice paid Bob.") != "pass"
+
+
+@pytest.mark.parametrize("look_alike, closest, memory", [
+    ("Bob paid Alice the money.", "Alice paid Bob.", "Alice paid Bob the rent."),
+    ("The team moved the servers to Berlin.", "The servers moved to Berlin.", "The servers moved to Berlin in May."),
+])
+def test_which_source_claims_are_scored_past_the_cap_does_not_depend_on_their_order(look_alike, closest, memory):
+    """A memory claim that copies no source claim and whose every key is common to more source claims than are
+    scored: the closest claim was scored only when it stood among the first ``CANDIDATES`` in the source, so the
+    verdict turned with the order ("Alice paid Bob the rent." was reject with "Alice paid Bob." last, pass with it
+    first). One claim of each wording is scored now, wherever it stands."""
+    from spacy_factwash.pipes.gate.align import CANDIDATES
+
+    look_alikes = [look_alike] * (CANDIDATES + 44)
+    last, first = check(" ".join(look_alikes + [closest]), memory), check(" ".join([closest] + look_alikes), memory)
+    assert last == first == check(f"{closest} {look_alike}", memory)

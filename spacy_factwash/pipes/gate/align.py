@@ -15,11 +15,13 @@ numbers its claims hold, rarest first, until about ``CANDIDATES`` source
 claims are in hand, so aligning is linear in the length of both texts. A
 number the memory claim gives finds the source claims that give it however
 common its words are ("Alice paid 599 euros" among 600 "Alice paid N euros"
-is found in any order of the source); a memory claim whose every key is
-common and that holds no number, or a source that repeats one sentence a
-thousand times, is scored against the first of them, and against every
-exact copy of its words wherever the source holds one (a copy is never
-rejected for standing past the cap).
+is found in any order of the source). A lookup longer than the cap (a
+memory claim whose every key is common and that holds no number, a source
+that repeats one sentence a thousand times) gives one source claim of each
+wording, the first ``CANDIDATES`` wordings in alphabetical order, worked out
+once per lookup: which source claims are scored never depends on where they
+stand. Every exact copy of the memory claim's words is scored too (a copy is
+never rejected for standing past the cap).
 """
 
 from dataclasses import dataclass
@@ -58,6 +60,20 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
             by_number.setdefault(number, []).append(n)
     alignments = []
     by_words: Dict[str, List[int]] = {}  # the source claims by wording, made at the first claim that needs it
+    spread: Dict[int, List[int]] = {}  # a lookup longer than the cap, one claim per wording (by the list's id)
+
+    def distinct(listed: List[int]) -> List[int]:
+        """A lookup longer than the cap as one source claim of each of its first ``CANDIDATES`` wordings in
+        alphabetical order (of claims with one wording, the one in the first sentence by its text)."""
+        known = spread.get(id(listed))
+        if known is None:
+            first: Dict[str, int] = {}
+            for n in listed:
+                held = first.setdefault(source[n].wording, n)
+                if held != n and source[n].sentence.text < source[held].sentence.text:
+                    first[source[n].wording] = n
+            known = spread[id(listed)] = [first[wording] for wording in sorted(first)[:CANDIDATES]]
+        return known
 
     def copies_of(claim: Claim) -> List[int]:
         if not by_words and source:
@@ -78,8 +94,10 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
             if found and len(found) + len(listed) > CANDIDATES:
                 capped = True
                 break
-            capped = capped or len(listed) > CANDIDATES
-            found.update(listed[:CANDIDATES])
+            if len(listed) > CANDIDATES:
+                capped = True
+                listed = distinct(listed)
+            found.update(listed)
         if capped:  # an exact copy is always among the candidates, wherever the source holds it
             found.update(copies_of(claim)[:CANDIDATES])
         said = (keys - claim.names) or keys  # what the claim says of its names ("Alice [was promoted]") must align

@@ -61,16 +61,24 @@ def align(source: Sequence[Claim], memory: Sequence[Claim], threshold: float) ->
     alignments = []
     by_words: Dict[str, List[int]] = {}  # the source claims by wording, made at the first claim that needs it
     spread: Dict[int, List[int]] = {}  # a lookup longer than the cap, one claim per wording (by the list's id)
+    sentence_texts: Dict[Tuple[int, int], str] = {}  # each sentence's text, joined once
+
+    def sentence_text(claim: Claim) -> str:
+        bounds = (claim.sentence.start, claim.sentence.end)
+        if bounds not in sentence_texts:
+            sentence_texts[bounds] = claim.sentence.text
+        return sentence_texts[bounds]
 
     def distinct(listed: List[int]) -> List[int]:
         """A lookup longer than the cap as one source claim of each of its first ``CANDIDATES`` wordings in
-        alphabetical order (of claims with one wording, the one in the first sentence by its text)."""
+        alphabetical order (of claims with one wording, the one in the first sentence by its text; each sentence
+        is joined once, so a source of one long sentence stays linear)."""
         known = spread.get(id(listed))
         if known is None:
             first: Dict[str, int] = {}
             for n in listed:
                 held = first.setdefault(source[n].wording, n)
-                if held != n and source[n].sentence.text < source[held].sentence.text:
+                if held != n and sentence_text(source[n]) < sentence_text(source[held]):
                     first[source[n].wording] = n
             known = spread[id(listed)] = [first[wording] for wording in sorted(first)[:CANDIDATES]]
         return known

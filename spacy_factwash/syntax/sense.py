@@ -120,21 +120,16 @@ class SenseRules:
     def __init__(self, lists: LexiconSet) -> None:
         self.version = lists.version
         self.words: Dict[Tuple[str, str], FrozenSet[str]] = {}
-        self._nominal: Dict[str, FrozenSet[str]] = {}
         for rule in SENSE_FILES.values():
             for label in LABELS:
                 self.words[(rule, label)] = frozenset(
                     phrase.lower() for entry in lists.for_label(rule)
                     if entry.id.split(":")[1] == label.lower() for phrase in entry.phrases)
-
-    def nominal_uses(self, label: str) -> FrozenSet[str]:
-        """The words of ``label`` that are no cue right after a determiner (``neighbour_sense``): its verbal words,
-        the modals for hedges, "said"/"reported"/"alleged" for attributions; worked out once per label."""
-        known = self._nominal.get(label)
-        if known is None:
-            known = self._nominal[label] = self.words[("VERBAL", label)] | (
-                MODALS if label == "HEDGE" else frozenset()) | (NOUN_USES if label == "ATTRIBUTION" else frozenset())
-        return known
+        # the words of each label that are no cue right after a determiner (``neighbour_sense``): its verbal words,
+        # the modals for hedges, "said"/"reported"/"alleged" for attributions
+        self.nominal_uses: Dict[str, FrozenSet[str]] = {
+            label: self.words[("VERBAL", label)] | (MODALS if label == "HEDGE" else frozenset())
+            | (NOUN_USES if label == "ATTRIBUTION" else frozenset()) for label in LABELS}
 
     def keeps(self, token: Token, label: str) -> bool:
         """Whether a one-word cue of ``label`` on a parsed token holds its sense."""
@@ -200,7 +195,7 @@ def neighbour_sense(doc: Doc, i: int, label: str) -> bool:
     word, after = doc[i].lower_, doc[i + 1].lower_ if i + 1 < len(doc) else ""
     if word in MODALS and doc[i - 1].lower_ in DEMONSTRATIVES:
         return True  # "This may cause outages": a demonstrative before a modal is its subject
-    return not (word in installed_rules().nominal_uses(label) and after not in CONTENT_MARKS)
+    return not (word in installed_rules().nominal_uses[label] and after not in CONTENT_MARKS)
 
 
 NOUN_USES = frozenset({"said", "reported", "alleged"})  # "the said contract", "the reported bug"

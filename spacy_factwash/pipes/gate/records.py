@@ -85,18 +85,11 @@ class ClaimRecord:
     claim: Claim
     claims: DocClaims
     read: Dict[Reader, Dict[str, List[Part]]] = field(default_factory=dict)  # each reader's parts, by kind
-    kinds: Dict[str, List[Part]] = field(default_factory=dict)  # the parts of every kind read so far
 
     def of(self, kind: str) -> List[Part]:
         """The parts of one kind (none when the claim has none)."""
-        parts = self.kinds.get(kind)
-        if parts is None:
-            reader = READER_OF.get(kind)
-            if reader is None:
-                return []
-            self._read(reader)
-            parts = self.kinds[kind]
-        return parts
+        reader = READER_OF.get(kind)
+        return [] if reader is None else self._read(reader).get(kind, [])
 
     def _read(self, reader: Reader) -> Dict[str, List[Part]]:
         """What one reader gives the claim, by kind in the order it gives them (read once)."""
@@ -105,8 +98,6 @@ class ClaimRecord:
             for part in reader(self.claims, self.claim):
                 found.setdefault(part.kind, []).append(part)
             self.read[reader] = found
-            for kind in KINDS_OF[reader]:
-                self.kinds[kind] = found[kind] if kind in found else []
         return self.read[reader]
 
     @property
@@ -476,7 +467,6 @@ READERS = ((("source",), read_source), (("certainty",), read_certainty), (("mood
            (("comparison",), read_comparison), (("restriction",), read_restriction), (("tense",), read_tense),
            (("condition",), read_condition))  # the kinds of part each reader gives, and the reader
 READER_OF = {kind: reader for kinds, reader in READERS for kind in kinds}
-KINDS_OF = {reader: kinds for kinds, reader in READERS}
 
 
 def records(claims: DocClaims) -> List[ClaimRecord]:

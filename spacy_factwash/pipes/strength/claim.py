@@ -125,6 +125,9 @@ def decide(cues: Sequence[Span], modal_reach: int = DEFAULT_MODAL_REACH) -> Tupl
     return "none", [], "no cause, association or modal word"
 
 
+STRENGTHENABLE = frozenset({"correlational", "conditional_causal"})  # the strengths a memory can raise to a cause
+
+
 def strengthened(source: Strength, memory: Strength, *, from_comparison: bool = False) -> bool:
     """Whether a claim went from correlational or conditional causal (``source``) to direct causal (``memory``).
 
@@ -133,7 +136,7 @@ def strengthened(source: Strength, memory: Strength, *, from_comparison: bool = 
     things; it counts only with ``from_comparison=True`` (on SummEdits,
     counting it flagged 1% of consistent edits and found no washed claim).
     """
-    if memory.label != "direct_causal" or source.label not in ("correlational", "conditional_causal"):
+    if memory.label != "direct_causal" or source.label not in STRENGTHENABLE:
         return False
     return from_comparison or source.cues[0].label != "COMPARISON"
 

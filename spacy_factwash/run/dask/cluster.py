@@ -17,7 +17,7 @@ class ScaleError(FactwashError):
 
 
 def local_start_method() -> str:
-    """How local workers start: from a fork server on Linux (``preloaded``: a clean process that imported spaCy
+    """How local workers start: from a fork server on Linux (``prepare_start``: a clean process that imported spaCy
     and the package, so a worker starts with them, as a fork of this process would, without inheriting its
     threads: a worker forked from a process whose other thread was writing to a stream at that moment inherits
     the stream's lock held and hangs at its first write, as a bench run did in pipe_pairs on two workers);

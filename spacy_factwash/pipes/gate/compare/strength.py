@@ -15,7 +15,7 @@ from typing import List
 from spacy.tokens import Span
 
 from ...cues.extensions import spans_within
-from ...strength.claim import STRENGTH_KEY, Strength, strength_of_cues, strengthened
+from ...strength.claim import STRENGTH_KEY, STRENGTHENABLE, Strength, strength_of_cues, strengthened
 from ..claims import Claim
 from ..report import Change, Cue
 from .base import Pair
@@ -39,7 +39,6 @@ def _evidence(strength: Strength, side: str) -> List[Cue]:
             for cue in strength.cues]
 
 
-WEAKER = frozenset({"correlational", "conditional_causal"})  # the strengths a memory can strengthen (``strengthened``)
 BE = frozenset({"be", "is", "are", "was", "were", "been", "being", "'s", "’s", "get", "got", "gets"})
 
 
@@ -57,7 +56,7 @@ def check_strength(pair: Pair) -> List[Change]:
     if not runs_on(pair):
         return []
     source = strength_of(pair.source)
-    if source.label not in WEAKER:  # nothing to strengthen: the memory claim's strength is not read
+    if source.label not in STRENGTHENABLE:  # nothing to strengthen: the memory claim's strength is not read
         return []
     memory = strength_of(pair.memory)
     if not strengthened(source, memory) or _agentless_passive(pair.memory, memory):

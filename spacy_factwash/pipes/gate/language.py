@@ -27,7 +27,7 @@ import importlib.util
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 from ...errors import FactwashError
 from .report import Excerpt, LanguageFinding
@@ -110,25 +110,22 @@ def read(text: str) -> Prose:
     return Prose(" ".join(kept).lower(), len(unnamed), " ".join(unnamed).lower())
 
 
-def _share(prose_: str, known: Callable[[str], bool]) -> float:
-    """The share of the words of some prose (as ``read`` gives it) that ``known`` knows."""
-    found = WORD.findall(prose_)
-    return sum(1 for word in found if known(word)) / max(1, len(found))
-
-
 def english_share(prose_: str) -> float:
-    """The share of the words of some prose that are English words (an inflected form counts when the lemma table
-    knows it)."""
+    """The share of the words of some prose (as ``read`` gives it) that are English words (an inflected form
+    counts when the lemma table knows it)."""
+    found = WORD.findall(prose_)
     lemmas, forms = english_words()
-    return _share(prose_, lambda word: word in lemmas or word in forms)
+    return sum(1 for word in found if word in lemmas or word in forms) / max(1, len(found))
 
 
 def stop_word_share(prose_: str) -> float:
     """The share of the words of some prose that are spaCy's English stop words: at most ``english_share`` (every
-    stop word is an English word), read without the lemma table."""
+    stop word is an English word), read without the lemma table (a set look-up per word, no call: it runs on every
+    text the check reads)."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
-    return _share(prose_, STOP_WORDS.__contains__)
+    found = WORD.findall(prose_)
+    return sum(1 for word in found if word in STOP_WORDS) / max(1, len(found))
 
 
 def identify(prose_: str) -> Tuple[str, float]:

@@ -89,7 +89,10 @@ class ClaimRecord:
     def of(self, kind: str) -> List[Part]:
         """The parts of one kind (none when the claim has none)."""
         reader = READER_OF.get(kind)
-        return [] if reader is None else self._read(reader).get(kind, [])
+        if reader is None:
+            return []
+        found = self.read.get(reader)
+        return (self._read(reader) if found is None else found).get(kind, [])
 
     def _read(self, reader: Reader) -> Dict[str, List[Part]]:
         """What one reader gives the claim, by kind in the order it gives them (read once)."""

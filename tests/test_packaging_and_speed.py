@@ -89,6 +89,8 @@ def test_bench_gate_prints_rates_processes_and_stream_memory(corpora):
     assert result.exit_code == 0, result.output
     rates = [line for line in result.output.splitlines() if "pairs/s" in line]
     assert any("n_process=1" in line for line in rates)
+    per_call = [line for line in rates if "inspect() once per pair on the written sets: " in line]
+    assert len(per_call) == 1 and "one call at a time: " in per_call[0] and per_call[0].endswith("x the floor)")
     assert "resident memory while streaming: 30: " in result.output and "growth from the first" in result.output
     assert "long document: 100 source sentences, 10 memory sentences: annotated in" in result.output
     assert "repetitive source (sentences): 100: annotate" in result.output and "400: annotate" in result.output

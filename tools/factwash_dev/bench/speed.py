@@ -149,23 +149,6 @@ def long_document_speed(source: str, memory: str) -> Tuple[float, float]:
     return annotated - started, time.perf_counter() - started
 
 
-def per_call_speed(pairs: Sequence[Tuple[str, str]]) -> Tuple[float, float]:
-    """Pairs per second of ``inspect`` called once per pair (the per-call path), and of annotating the same texts
-    in one ``nlp.pipe`` stream (the floor measured in the same run)."""
-    from spacy_factwash.api import default_pipeline, inspect
-
-    inspect(*pairs[0])
-    clear_caches()
-    started = time.perf_counter()
-    for source, memory in pairs:
-        inspect(source, memory)
-    per_call = len(pairs) / (time.perf_counter() - started)
-    started = time.perf_counter()
-    for _ in default_pipeline().pipe(text for pair in pairs for text in pair):
-        pass
-    return per_call, len(pairs) / (time.perf_counter() - started)
-
-
 def growth(texts: Callable[[int], Tuple[str, str]], sizes: Sequence[int]) -> List[Tuple[int, float, float]]:
     """(size, seconds to annotate, seconds to compare) of the (source, memory) pair ``texts(size)`` at each size:
     doubling the size should double both, never more (alignment and binding are linear)."""

@@ -11,18 +11,32 @@ A zone also forgets strings a component adds for good at its first document
 (``factwash_cues`` compiles its lexicon there when it was neither initialized
 nor loaded: its match keys are strings). So before a pipeline's first zone,
 ``zone`` runs it once on an empty text, outside any zone.
+
+A zone also keeps no tokenizer cache entry and no word it met: inside one,
+every word is looked up afresh each time (a short pair costs about ten times
+what it does outside). So ``annotated`` (one call's texts: ``inspect``)
+tokenizes a text outside the zone while the lexemes it has added to the
+vocabulary, and those the text could add (at most one per character), are
+within a budget (``WARM_LEXEMES``), and inside it past that: the vocabulary of
+a long-running service grows by at most the budget, with the words it meets
+first, and stays there (the tokenizer's cache is capped by spaCy), and every
+word it knows is read at the speed of a warm pipeline. Only the tokenizer runs outside the zone; what the components add is
+forgotten when it ends.
 """
 
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterator, List, Sequence
 from weakref import WeakKeyDictionary, WeakSet
 
 from spacy.language import Language
+from spacy.tokens import Doc
 
 _LOCKS: "WeakKeyDictionary[Language, threading.RLock]" = WeakKeyDictionary()
 _GUARD = threading.Lock()
 _PRIMED: "WeakSet[Language]" = WeakSet()
+_WARMED: "WeakKeyDictionary[Language, int]" = WeakKeyDictionary()  # lexemes ``annotated`` added, by pipeline
+WARM_LEXEMES = 50_000  # the most lexemes ``annotated`` adds to a pipeline's vocabulary for good (about 0.55 kB each)
 
 
 def exclusive(nlp: Language) -> threading.RLock:
@@ -43,3 +57,24 @@ def zone(nlp: Language) -> Iterator[None]:
             _PRIMED.add(nlp)
         with nlp.memory_zone():
             yield
+
+
+@contextmanager
+def annotated(nlp: Language, texts: Sequence[str]) -> Iterator[List[Doc]]:
+    """The texts annotated by the pipeline inside ``zone(nlp)``, each tokenized before the zone while the lexemes
+    this has added to the pipeline's vocabulary for good, with those the text could add (at most one per
+    character), are within ``WARM_LEXEMES``, inside it past that (a text that is not a string is left to the
+    pipeline to refuse). The lexemes are counted here: spaCy's ``len(vocab)`` also counts every lexeme a zone made
+    and forgot."""
+    with exclusive(nlp):
+        added, tokenized = _WARMED.get(nlp, 0), []
+        for text in texts:
+            if isinstance(text, str) and added + len(text) <= WARM_LEXEMES:
+                before = len(nlp.vocab)
+                tokenized.append(nlp.make_doc(text))
+                added += len(nlp.vocab) - before
+            else:
+                tokenized.append(text)
+        _WARMED[nlp] = added
+        with zone(nlp):
+            yield list(nlp.pipe(tokenized))

@@ -5,7 +5,8 @@ drift, the memory bench and the evaluation all gate through a ``Gate``:
 
 - ``check(source, memory)`` annotates both texts and compares them inside
   a memory zone (``zones.py``: the pipeline's lock is held, so threads
-  sharing it take turns, and only the plain report leaves), handing the
+  sharing it take turns, and only the plain report leaves; the texts are
+  tokenized before it while the vocabulary is under its budget), handing the
   report and both Docs to a ``review`` first when one is given (the model
   components, which may only lower a verdict);
 - ``pipe(pairs)`` gates a stream in batches, in order, each batch in one
@@ -29,7 +30,7 @@ from spacy.util import minibatch
 from ...errors import FactwashError
 from ...executors import executor_for
 from ...syntax.text import doc_text
-from ...zones import zone
+from ...zones import annotated, zone
 from ..names import COMPARE, CUES
 from .reading import ReadText, on_original, read_text
 from .report import Report
@@ -70,10 +71,10 @@ class Gate:
 
     def check(self, source: str, memory: str, review: Optional[Review] = None) -> Report:
         """Read both texts as a person does, annotate them, compare them, and let ``review`` (if any) see the
-        report and the Docs of the texts as given; inside one memory zone, so only the report leaves."""
+        report and the Docs of the texts as given; inside one memory zone, so only the report leaves (the words
+        of texts tokenized before it, while the vocabulary has room, stay known: ``zones.annotated``)."""
         sides = read_text(source), read_text(memory)
-        with zone(self.nlp):
-            read = list(self.nlp.pipe([side.read for side in sides]))
+        with annotated(self.nlp, [side.read for side in sides]) as read:
             report = on_original(self.component.compare(*read), *sides)
             if review is None:
                 return report

@@ -13,6 +13,8 @@ once, so that it reads the same way in every process and starts fast:
 - its ``import inflect`` is answered by a table of the plurals inflect gives, recorded once (``plurals.py``),
   so later processes never import inflect;
 - its ``regex`` module's ``re`` keeps the compiled programs of its large patterns (``compiled_patterns.py``);
+- its language modules are looked up once per name: it asks for them several times for each value it reads, each
+  time normalising the language name with a regex and importing the module again;
 - a first parse builds the tables it builds on first use, and the plurals they asked for are recorded when the
   table lacked any.
 
@@ -83,6 +85,21 @@ def _in_fixed_order(words):
         return known[1]
 
     return ordered
+
+
+def _modules_kept(get):
+    """quantulum3's ``language.get`` (the module of one name for a language), each module looked up once: the same
+    module, which it otherwise imports again, with the language name rewritten by a regex, several times a value."""
+    kept: Dict[Tuple[str, str], object] = {}
+
+    @wraps(get)
+    def module(name: str, lang: str = "en_US"):
+        found = kept.get((name, lang))
+        if found is None:
+            found = kept[name, lang] = get(name, lang)
+        return found
+
+    return module
 
 
 def _by_name(choose):
@@ -191,13 +208,15 @@ def _parser():
     path = None if folder is None else plurals.table_path(folder)
     with warnings.catch_warnings(), plurals.plurals_from_table(path) as table:
         warnings.filterwarnings("ignore", message="Classifier dependencies not installed")
-        from quantulum3 import load, no_classifier, parser, regex
+        from quantulum3 import language, load, no_classifier, parser, regex
         import_module(f"quantulum3._lang.{QUANTULUM_LANGUAGE}.parser")  # imports inflect, for its plurals
     if folder is not None:
         regex.re = keeping_compiled(folder)
     for name in ORDERED_WORDS:
         if not hasattr(getattr(regex, name), "__wrapped__"):
             setattr(regex, name, _in_fixed_order(getattr(regex, name)))
+    if not hasattr(language.get, "__wrapped__"):
+        language.get = _modules_kept(language.get)
     if not hasattr(no_classifier.disambiguate_no_classifier, "__wrapped__"):
         no_classifier.disambiguate_no_classifier = _by_name(no_classifier.disambiguate_no_classifier)
     if not hasattr(regex.units_regex, "__wrapped__"):

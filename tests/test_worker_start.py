@@ -56,6 +56,38 @@ def test_a_caller_with_no_other_thread_is_copied_into_a_server_that_keeps_none_o
     assert _seen("alone", tmp_path) == ["True", "True", "False"]  # a copy of the caller, its open file closed
 
 
+HELD_BY_WORKER = """
+import sys, threading
+import spacy_factwash
+from spacy_factwash.run.dask.stream import cluster_stream
+from spacy_factwash.run.dask.warm import Given
+from spacy_factwash.run.dask.worker import worker_plugin
+
+def seen(name, batch):
+    plugin = worker_plugin(name)
+    return [(plugin.nlp.meta.get("held"), type(plugin.build).__name__) for _ in batch]
+
+if __name__ == "__main__":
+    nlp = spacy_factwash.load()
+    nlp.meta["held"] = "own"  # changed after it was built: the workers must have this pipeline
+    if sys.argv[1] == "busy":
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+    print(*{item for _, results in cluster_stream(Given(nlp), seen, range(4), batch_size=2, n_workers=2)
+            for item in results})
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is how workers start on Linux")
+@pytest.mark.parametrize("state,build", [("alone", "Inherited"), ("busy", "Given")])
+def test_the_workers_gate_on_the_callers_own_pipeline_inherited_or_unpickled(tmp_path, state, build):
+    script = tmp_path / "held.py"
+    script.write_text(HELD_BY_WORKER)
+    done = subprocess.run([sys.executable, str(script), state], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"('own', '{build}')"
+
+
 def test_a_worker_of_a_warmed_server_annotates_as_a_fresh_pipeline_does(tmp_path):
     from spacy_factwash.run.annotate import DefaultPipeline, annotate_file
     from spacy_factwash.run.dask import warm

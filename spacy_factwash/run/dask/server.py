@@ -33,7 +33,7 @@ PRELOAD = ("distributed", "spacy", "spacy_factwash.api", "spacy_factwash.pipes.g
 WARM = "spacy_factwash.run.dask.warm"  # imported by a server asked to warm the default pipeline (warm.py)
 
 
-def start_fork_server(warm: bool = False) -> None:
+def start_fork_server(warm: bool = False) -> bool:
     """With ``forkserver`` (``local_start_method``), start the server local workers are forked from now, unless it
     runs: it imports ``PRELOAD`` first and, with ``warm``, builds and warms the default pipeline for the workers
     (``warm.py``; ``WARM_ENV`` is set in the server's environment alone). The server starts once per process and
@@ -41,9 +41,10 @@ def start_fork_server(warm: bool = False) -> None:
     scheduler. Dask's own preload list, set when it first asks for its context, comes after and is not used.
 
     A process with no other thread forks the server from itself (``fork_server_here``): it starts with what this
-    process imported, instead of importing it all again; any other spawns a fresh one, as multiprocessing does."""
+    process imported and holds (``warm.holding``), instead of importing it all again; any other spawns a fresh one,
+    as multiprocessing does. True when the server is a copy of this process made now."""
     if local_start_method() != "forkserver":
-        return
+        return False
     from multiprocessing import forkserver
 
     preload = list(PRELOAD + ((WARM,) if warm else ()))
@@ -51,8 +52,10 @@ def start_fork_server(warm: bool = False) -> None:
     if warm:
         os.environ[WARM_ENV] = "1"
     try:
-        if not fork_server_here(preload, warm):
-            forkserver.ensure_running()
+        if fork_server_here(preload, warm):
+            return True
+        forkserver.ensure_running()
+        return False
     finally:
         os.environ.pop(WARM_ENV, None)
 

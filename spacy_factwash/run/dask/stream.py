@@ -18,6 +18,7 @@ from spacy.util import minibatch
 from ...io.inputs import InputLine
 from ...pipes.names import COMPARE
 from ..annotate import DefaultPipeline
+from .warm import Given, Inherited, holding
 from .cluster import LOCAL, ScaleError, client_for
 from .server import start_fork_server
 
@@ -50,18 +51,18 @@ def _result(future, retries: int) -> List:
         raise ScaleError(f"a batch failed on a Dask worker {retries + 1} times, so the run stopped: {reason}") from err
 
 
-def _same(nlp: Language) -> Language:
-    """The pipeline itself: a worker gets it unpickled once, with the plugin."""
-    return nlp
-
-
 def cluster_stream(build: Callable[[], Language], task: Callable, items: Iterable, *, batch_size: int,
                    n_workers: int, scheduler: str = LOCAL) -> Iterator:
     """``task(plugin name, batch)`` over the batches of ``items`` on ``n_workers`` local worker processes (or
     the workers of the scheduler at that address), each building its pipeline once with ``build``; (batch, its
     result) in input order. For a local cluster, the fork server its workers come from starts now, before the
-    stream is read (warming the default pipeline when ``build`` is it: ``warm.py``)."""
-    if scheduler == LOCAL:
+    stream is read: warming the default pipeline when ``build`` is it, and holding a ``Given`` pipeline when the
+    server is copied from this process now, so that the workers inherit it instead of unpickling it (``warm.py``)."""
+    if scheduler == LOCAL and isinstance(build, Given):
+        with holding(build.nlp) as token:
+            if start_fork_server():
+                build = Inherited(token)
+    elif scheduler == LOCAL:
         start_fork_server(warm=build == DefaultPipeline())
     return _stream(build, task, items, batch_size, n_workers, scheduler)
 
@@ -79,10 +80,10 @@ def _stream(build: Callable[[], Language], task: Callable, items: Iterable, batc
 def gate_stream(nlp: Language, items: Iterable, *, batch_size: int, n_workers: int,
                 name: str = COMPARE) -> Iterator:
     """Gate ((source, memory), context) items on local workers, each holding a copy of ``nlp`` (pickled to it
-    once); (report, context) in input order."""
+    once, or inherited: ``cluster_stream``); (report, context) in input order."""
     from .worker import gate_task
 
-    results = cluster_stream(partial(_same, nlp), partial(gate_task, component=name), items, batch_size=batch_size,
+    results = cluster_stream(Given(nlp), partial(gate_task, component=name), items, batch_size=batch_size,
                              n_workers=n_workers)
     return (item for _, batch_results in results for item in batch_results)
 

@@ -1,4 +1,4 @@
-"""The default pipeline built and warmed once, in the fork server local workers are forked from, not in each worker.
+"""Pipelines the fork server local workers are forked from holds for them, so that no worker builds or unpickles one.
 
 A pipeline's components read and compile their data at its first document
 (``api.load``; ``zones.zone`` primes a pipeline before its first memory
@@ -12,10 +12,20 @@ plugin whose build is ``DefaultPipeline()`` takes that copy
 (``pipeline_for``); any other build, and any build after the first, is
 built on the worker as before. A server that could not build the pipeline
 keeps none, and the worker builds it (and reports why it cannot) itself.
+
+A pipeline the caller built (``Given``: ``Gate.pipe(n_process=...)``) is
+pickled to every worker, which unpickles it and warms its copy. When the
+fork server is copied from the caller at that moment (``server.py``), it is
+held under a token while the copy is made (``holding``), so the server and
+every worker forked from it have it, warm as the caller's is; the workers'
+build is then ``Inherited(token)``, and nothing is pickled.
 """
 
+import itertools
 import os
-from typing import Callable, List
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterator, List
 
 from spacy.language import Language
 
@@ -25,6 +35,45 @@ from ..annotate import DefaultPipeline
 WARM_ENV = "SPACY_FACTWASH_WARM_FORK_SERVER"  # set in the fork server's environment when it is to warm a pipeline
 WARM_TEXT = "Smith et al. reported that the drug may reduce the risk by 20% in 2019."
 _warmed: List[Language] = []  # the warmed default pipeline, until a worker's plugin takes it
+_held: Dict[str, Language] = {}  # the caller's pipelines while a fork server is copied from it, by token
+_tokens = itertools.count()
+
+
+class Given:
+    """A pipeline the caller built, as the build of its workers: pickled to each, which unpickles it."""
+
+    def __init__(self, nlp: Language) -> None:
+        self.nlp = nlp
+
+    def __call__(self) -> Language:
+        """The pipeline itself."""
+        return self.nlp
+
+
+@dataclass(frozen=True)
+class Inherited:
+    """The build of workers forked from a server copied from the caller while it held a pipeline: that pipeline,
+    which the worker has already."""
+
+    token: str
+
+    def __call__(self) -> Language:
+        """The pipeline held under the token (a LookupError where no copy holds it: a worker of another server)."""
+        if self.token not in _held:
+            raise LookupError(f"this process holds no pipeline {self.token}: it is not forked from the server "
+                              "copied from the caller that held it")
+        return _held[self.token]
+
+
+@contextmanager
+def holding(nlp: Language) -> Iterator[str]:
+    """Hold ``nlp`` under a new token for the block: a fork server copied from this process meanwhile keeps it."""
+    token = f"{os.getpid()}-{next(_tokens)}"
+    _held[token] = nlp
+    try:
+        yield token
+    finally:
+        del _held[token]
 
 
 def warm() -> None:

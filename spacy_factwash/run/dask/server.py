@@ -60,17 +60,18 @@ def start_fork_server(warm: bool = False) -> bool:
         os.environ.pop(WARM_ENV, None)
 
 
-def close_all_but(keep: list) -> None:
-    """Close every file descriptor of this process but those in ``keep``, asking ``os.closerange`` for no empty
-    range (multiprocessing's ``close_all_fds_except`` does, and here, Python 3.11 on Linux, it closed the kept
-    descriptors too)."""
-    from multiprocessing.util import MAXFD
-
-    low = 0
-    for fd in sorted(set(keep)) + [MAXFD]:
-        if fd > low:
-            os.closerange(low, fd)
-        low = fd + 1
+def let_go_all_but(keep: list) -> None:
+    """Point every descriptor of this process but those in ``keep`` at the null device: the caller's files, locks
+    and pipes are let go, and an object of the caller's that still holds a descriptor number reads and writes
+    nothing, where after a close it would reach whatever file took that number next."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in [int(name) for name in os.listdir("/dev/fd")]:
+        if fd not in keep and fd != null:
+            try:
+                os.dup2(null, fd, inheritable=False)
+            except OSError:  # the listing's own descriptor, gone already
+                pass
+    os.close(null)
 
 
 FORK_SERVER_STATE = ("_forkserver_address", "_forkserver_alive_fd", "_forkserver_pid", "_lock")
@@ -80,9 +81,9 @@ def fork_server_here(preload: list, warm: bool = False) -> bool:
     """Start multiprocessing's fork server as a fork of this process, when it has no other thread (so the fork
     holds no lock another thread held: a worker forked from a copy of a busy process hung at its first write), no
     server runs yet, and multiprocessing keeps the server's state as this knows it (``FORK_SERVER_STATE``, and no
-    ``authkey``, which later Pythons add). The copy keeps only its standard streams and the server's two ends open,
-    warms the default pipeline with ``warm`` (``warm.warm``: its module may be imported here already) and runs the
-    server's ``main`` on ``preload``, as a spawned server does; True when it started."""
+    ``authkey``, which later Pythons add). The copy keeps only its standard streams and the server's two ends
+    (``let_go_all_but``), warms the default pipeline with ``warm`` (``warm.warm``: its module may be imported here
+    already) and runs the server's ``main`` on ``preload``, as a spawned server does; True when it started."""
     import socket
     import threading
     from multiprocessing import connection, forkserver, resource_tracker, util
@@ -99,14 +100,15 @@ def fork_server_here(preload: list, warm: bool = False) -> bool:
         os.chmod(address, 0o600)
     listener.listen()
     alive_r, alive_w = os.pipe()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
     pid = os.fork()
     if pid == 0:  # the server: never returns into the caller's code
         code = 1
         try:
             os.close(alive_w)
-            close_all_but([0, 1, 2, listener.fileno(), alive_r])
+            let_go_all_but([0, 1, 2, listener.fileno(), alive_r])
             if warm:
                 warm_pipeline()
             forkserver.main(listener.fileno(), alive_r, preload)

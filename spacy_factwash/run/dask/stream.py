@@ -18,9 +18,9 @@ from spacy.util import minibatch
 from ...io.inputs import InputLine
 from ...pipes.names import COMPARE
 from ..annotate import DefaultPipeline
-from .warm import Given, Inherited, holding
 from .cluster import LOCAL, ScaleError, client_for
 from .server import start_fork_server
+from .warm import Given, Inherited, holding
 
 TASK_LINES = 1024  # the fewest lines an annotate task carries (whole batches)
 

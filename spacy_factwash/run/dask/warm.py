@@ -4,10 +4,11 @@ A pipeline's components read and compile their data at its first document
 (``api.load``; ``zones.zone`` primes a pipeline before its first memory
 zone), which costs a worker more than starting does. When a run whose
 workers build the default pipeline (``DefaultPipeline``) starts the fork
-server (``server.start_fork_server(warm=True)``), the server imports this
-module with ``WARM_ENV`` set in its environment alone, builds the default
-pipeline and annotates one short text with it inside a memory zone, so
-every worker forked from it holds a copy that is ready. A worker's first
+server (``server.start_fork_server(warm=True)``), the server builds the
+default pipeline and annotates one short text with it inside a memory zone
+(``warm``: a server copied from the caller calls it, a spawned one imports
+this module with ``WARM_ENV`` set in its environment alone), so every worker
+forked from it holds a copy that is ready. A worker's first
 plugin whose build is ``DefaultPipeline()`` takes that copy
 (``pipeline_for``); any other build, and any build after the first, is
 built on the worker as before. A server that could not build the pipeline

@@ -2,8 +2,11 @@
 ``DocBin().from_disk`` with the same Docs, user data and extension values."""
 
 import pytest
+from hypothesis import given, strategies as st
 from spacy.tokens import Doc, DocBin, Span
+from spacy.vocab import Vocab
 
+from properties import properties
 from spacy_factwash.run.docbins import PackedDocBin
 
 TEXTS = ["Someone said Alice might not get admin access if the audit fails, as of Monday.",
@@ -77,3 +80,25 @@ def test_a_plain_docbin_reads_the_file_back_with_the_same_docs_user_data_and_ext
     assert [view(doc) for doc in restored] == [view(doc) for doc in annotated]
     assert restored[1]._.get(NOTE) == ("kept", 3) and restored[0].user_data["factwash_lexicon_version"]
     assert restored[0].spans["factwash_cues"][0]._.factwash_source.text == "Someone"
+
+
+WORDS = st.text(alphabet="ab ", min_size=1, max_size=3).filter(lambda w: w.strip() == w and w)
+TOKEN = st.tuples(WORDS, st.sampled_from(["", "NN", "VB"]), st.sampled_from(["", "a", "b"]),
+                  st.sampled_from(["", "Number=Sing", "Tense=Past|VerbForm=Fin"]), st.sampled_from(["", "dep", "nsubj"]))
+
+
+@given(st.lists(st.lists(TOKEN, min_size=1, max_size=6), min_size=1, max_size=4), st.data())
+@properties(60)
+def test_the_packed_docbin_keeps_each_tokens_strings_as_spacys_does_on_any_tokens(docs_tokens, data):
+    # words, tags, lemmas, morphs, dependency labels and entities drawn, so every string a token has is read
+    vocab = Vocab()
+    docs = []
+    for tokens in docs_tokens:
+        words, tags, lemmas, morphs, deps = map(list, zip(*tokens))
+        doc = Doc(vocab, words=words, tags=tags, lemmas=lemmas, morphs=morphs)
+        for token, dep in zip(doc, deps):
+            token.dep_ = dep
+        if data.draw(st.booleans()):
+            doc.ents = [Span(doc, 0, 1, label=data.draw(st.sampled_from(["ORG", "PER"])), kb_id="Q1")]
+        docs.append(doc)
+    assert PackedDocBin(docs=docs).to_bytes() == DocBin(docs=docs).to_bytes()

@@ -1,6 +1,8 @@
-"""Local Dask workers are never forks of the calling process (``run/dask/cluster.py``): a fork copies the locks
-the caller's other threads hold, and a worker forked while one of them was writing to a stream hung at its first
-write (a bench run, in ``pipe_pairs`` on two workers). They come from a fork server that imported the package."""
+"""Local Dask workers are never forks of a calling process that has other threads (``run/dask/cluster.py``): a fork
+copies the locks the caller's other threads hold, and a worker forked while one of them was writing to a stream
+hung at its first write (a bench run, in ``pipe_pairs`` on two workers). They come from a fork server: one that
+imported the package afresh, or, when the caller has no other thread, a copy of it that keeps none of its files
+open. A server asked to warm the default pipeline hands each worker a copy that annotates as a fresh one does."""
 
 import json
 import subprocess
@@ -8,29 +10,110 @@ import sys
 
 import pytest
 
-import spacy_factwash.run.dask.cluster as cluster
-from spacy_factwash.run.dask.cluster import client_for
-
 pytest.importorskip("distributed")
 
-MARKER = "set_in_the_calling_process_only"
+SEEN_BY_WORKER = """
+import os, sys, threading
+import spacy_factwash.run.dask.server as server
+from spacy_factwash.run.dask.cluster import client_for
+
+def worker_view():
+    import sys as worker_sys
+    import spacy_factwash.run.dask.cluster as worker_cluster
+    return hasattr(worker_cluster, "set_in_the_caller"), "spacy" in worker_sys.modules
+
+import spacy_factwash.run.dask.cluster as cluster
+cluster.set_in_the_caller = True  # a copy of this process sees it; a freshly started server does not
+if sys.argv[1] == "busy":
+    stop = threading.Event()
+    threading.Thread(target=stop.wait, daemon=True).start()
+held = open(sys.argv[2], "w")  # a file the caller holds open while the server starts
+server.start_fork_server()
+from multiprocessing import forkserver
+server = forkserver._forkserver._forkserver_pid
+with client_for("local", n_workers=1) as client:
+    marker, spacy_there = client.submit(worker_view, pure=False).result(timeout=120)
+open_files = [os.readlink(f"/proc/{server}/fd/{fd}") for fd in os.listdir(f"/proc/{server}/fd")]
+print(marker, spacy_there, sys.argv[2] in open_files)
+"""
 
 
-def test_a_local_worker_does_not_start_as_a_copy_of_the_calling_process():
-    setattr(cluster, MARKER, True)  # a fork of this process would see it; a worker of the fork server does not
-    try:
-        with client_for("local", n_workers=1) as client:
-            def worker_view():
-                import sys as worker_sys
+def _seen(state: str, tmp_path) -> str:
+    """What a one-worker cluster started by a fresh caller (with another thread running or none) shows."""
+    done = subprocess.run([sys.executable, "-c", SEEN_BY_WORKER, state, str(tmp_path / "held.txt")],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.split()
 
-                import spacy_factwash.run.dask.cluster as worker_cluster
 
-                return hasattr(worker_cluster, MARKER), "spacy" in worker_sys.modules
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is how workers start on Linux")
+def test_a_caller_with_another_thread_gets_workers_of_a_fresh_fork_server(tmp_path):
+    assert _seen("busy", tmp_path) == ["False", "True", "False"]  # started clean, with spaCy imported by the server
 
-            has_marker, has_spacy = client.submit(worker_view, pure=False).result(timeout=120)
-    finally:
-        delattr(cluster, MARKER)
-    assert not has_marker and has_spacy  # started clean, with spaCy already imported by the fork server
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is how workers start on Linux")
+def test_a_caller_with_no_other_thread_is_copied_into_a_server_that_keeps_none_of_its_files(tmp_path):
+    assert _seen("alone", tmp_path) == ["True", "True", "False"]  # a copy of the caller, its open file closed
+
+
+HELD_BY_WORKER = """
+import sys, threading
+import spacy_factwash
+from spacy_factwash.run.dask.stream import cluster_stream
+from spacy_factwash.run.dask.warm import Given
+from spacy_factwash.run.dask.worker import worker_plugin
+
+def seen(name, batch):
+    plugin = worker_plugin(name)
+    return [(plugin.nlp.meta.get("held"), type(plugin.build).__name__) for _ in batch]
+
+if __name__ == "__main__":
+    nlp = spacy_factwash.load()
+    nlp.meta["held"] = "own"  # changed after it was built: the workers must have this pipeline
+    if sys.argv[1] == "busy":
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
+    print(*{item for _, results in cluster_stream(Given(nlp), seen, range(4), batch_size=2, n_workers=2)
+            for item in results})
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is how workers start on Linux")
+@pytest.mark.parametrize("state,build", [("alone", "Inherited"), ("busy", "Given")])
+def test_the_workers_gate_on_the_callers_own_pipeline_inherited_or_unpickled(tmp_path, state, build):
+    script = tmp_path / "held.py"
+    script.write_text(HELD_BY_WORKER)
+    done = subprocess.run([sys.executable, str(script), state], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"('own', '{build}')"
+
+
+def test_a_worker_of_a_warmed_server_annotates_as_a_fresh_pipeline_does(tmp_path):
+    from spacy_factwash.run.annotate import DefaultPipeline, annotate_file
+    from spacy_factwash.run.dask import warm
+
+    texts = tmp_path / "texts.txt"
+    texts.write_text("Smith et al. reported that the drug may reduce the risk.\nIt rains.\n\nAllegedly, 3 mg helped.\n")
+    annotate_file(texts, tmp_path / "fresh.jsonl", max_length=DefaultPipeline().max_length)
+    warm.warm()  # what a warmed server does before it forks a worker
+    assert len(warm._warmed) == 1 and warm.pipeline_for(DefaultPipeline(max_length=5)).max_length == 5  # not it
+    taken = warm.pipeline_for(DefaultPipeline())
+    assert not warm._warmed and warm.pipeline_for(DefaultPipeline()) is not taken  # handed out once
+    annotate_file(texts, tmp_path / "warmed.jsonl", max_length=DefaultPipeline().max_length,
+                  executor=_Reusing(taken))
+    assert (tmp_path / "warmed.jsonl").read_text() == (tmp_path / "fresh.jsonl").read_text()
+
+
+class _Reusing:
+    """An executor annotating here on a pipeline it was given (the warmed one) instead of building one."""
+
+    def __init__(self, nlp) -> None:
+        self.nlp = nlp
+
+    def annotate(self, build, items, *, batch_size: int, n_workers: int = 1):
+        from spacy_factwash.run.records import annotate_records
+
+        return annotate_records(self.nlp, items, batch_size=batch_size)
 
 
 def test_the_command_line_runs_on_two_local_workers_as_a_module(tmp_path):

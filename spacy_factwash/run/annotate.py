@@ -8,11 +8,12 @@ records before it.
 """
 
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Optional, Tuple, Union
 
-from ..api import load
+from spacy.language import Language
+
+from ..api import DEFAULT_MAX_LENGTH, load
 from ..executors import Executor
 from ..io.inputs import InputLine, input_file, read_inputs
 from ..io.outputs import atomic_output
@@ -21,6 +22,19 @@ from ..io.strict_json import dumps
 from ..io.textfile import line_count
 from ..lexicon.frozen import load_lexicons
 from .local import executor_of
+
+
+@dataclass(frozen=True)
+class DefaultPipeline:
+    """How a run's processes build the default pipeline (on ``lexicon_dir``'s cue lexicon when given): a value,
+    so that a worker can tell the default pipeline from any other build (``run.dask.warm``)."""
+
+    max_length: int = DEFAULT_MAX_LENGTH
+    lexicon_dir: Optional[str] = None
+
+    def __call__(self) -> Language:
+        """The pipeline, as ``api.load`` builds it."""
+        return load(self.max_length, lexicon_dir=self.lexicon_dir)
 
 
 @dataclass
@@ -63,7 +77,7 @@ def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch
     input_file(input_path)
     if lexicon_dir is not None:
         load_lexicons(lexicon_dir)
-    build = partial(load, max_length, lexicon_dir=None if lexicon_dir is None else str(lexicon_dir))
+    build = DefaultPipeline(max_length, None if lexicon_dir is None else str(lexicon_dir))
     results = executor_of(executor, n_process).annotate(build, read_inputs(input_path, max_length),
                                                         batch_size=batch_size, n_workers=n_process)
     with atomic_output(output_path, [input_path]) as out:

@@ -10,18 +10,25 @@ and the map of them), which cost several times annotating it
 when it is made (``srsly.msgpack.Packer``), and packs every Doc with that
 packer: the same bytes, so the file is a plain ``DocBin`` file
 (``DocBin().from_disk(path).get_docs(vocab)`` reads it back, user data and
-extension values included).
+extension values included). The strings of a Doc's tokens are read from one
+array of their hashes (``TOKEN_STRINGS``), in the order ``DocBin.add``
+reads them token by token: the same set, filled in the same order, so the
+same list in the file.
 """
 
 import struct
 from typing import Dict, List
 
 import numpy
-from spacy.attrs import SPACY
+from spacy.attrs import DEP, ENT_ID, ENT_KB_ID, ENT_TYPE, LEMMA, MORPH, NORM, ORTH, SPACY, TAG
+from spacy.strings import get_string_id
 from spacy.tokens import Doc, DocBin, SpanGroup
 from srsly.msgpack import Packer
 
 SPAN_LAYOUT = ">QQQllll"  # how SpanGroup.to_bytes packs a span: id, kb_id, label, start, end, start_char, end_char
+# the hashes of the strings DocBin.add keeps of each token, in its order: text, tag_, lemma_, norm_, morph, dep_,
+# ent_type_, ent_kb_id_, ent_id_
+TOKEN_STRINGS = [ORTH, TAG, LEMMA, NORM, MORPH, DEP, ENT_TYPE, ENT_KB_ID, ENT_ID]
 
 
 class PackedDocBin(DocBin):
@@ -41,9 +48,7 @@ class PackedDocBin(DocBin):
         spaces = doc.to_array(SPACY)
         self.spaces.append(numpy.asarray(spaces.reshape((spaces.shape[0], 1)), dtype=bool))
         self.flags.append({"has_unknown_spaces": doc.has_unknown_spaces})
-        for token in doc:
-            self.strings.update((token.text, token.tag_, token.lemma_, token.norm_, str(token.morph), token.dep_,
-                                 token.ent_type_, token.ent_kb_id_, token.ent_id_))
+        self.strings.update(token_strings(doc))
         self.cats.append(doc.cats)
         if self.store_user_data:
             self.user_data.append(self.packer.pack(doc.user_data))
@@ -71,3 +76,14 @@ class PackedDocBin(DocBin):
             spans.append(struct.pack(SPAN_LAYOUT, span.id, span.kb_id, span.label, span.start, span.end,
                                      span.start_char, span.end_char))
         return self.packer.pack({"name": group.name, "attrs": group.attrs, "spans": spans})
+
+
+def token_strings(doc: Doc) -> List[str]:
+    """The strings ``DocBin.add`` adds for a Doc's tokens (each token's ``TOKEN_STRINGS``), each once, in the order
+    it first adds them. A token's morph is read as ``str(token.morph)`` reads it: the empty analysis, kept as
+    ``"_"``, is the empty string (hash 0)."""
+    hashes = doc.to_array(TOKEN_STRINGS)
+    morphs = hashes[:, TOKEN_STRINGS.index(MORPH)]
+    morphs[morphs == get_string_id(doc.vocab.morphology.EMPTY_MORPH)] = 0
+    strings = doc.vocab.strings
+    return [strings[key] for key in dict.fromkeys(hashes.ravel().tolist())]

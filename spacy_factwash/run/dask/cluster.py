@@ -4,30 +4,16 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ...errors import FactwashError
+from .server import local_start_method, start_fork_server
 
 LOCAL = "local"
 START_METHOD = "distributed.worker.multiprocessing-method"
-START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
 
 
 class ScaleError(FactwashError):
     """A cluster run that cannot start or did not finish; the message is one line saying why."""
 
     code = "E005"
-
-
-def local_start_method() -> str:
-    """How local workers start: from a fork server on Linux (``prepare_start``: a clean process that imported spaCy
-    and the package, so a worker starts with them, as a fork of this process would, without inheriting its
-    threads: a worker forked from a process whose other thread was writing to a stream at that moment inherits
-    the stream's lock held and hangs at its first write, as a bench run did in pipe_pairs on two workers);
-    spawned elsewhere, Dask's default. Either way a script that starts a local cluster needs the
-    ``if __name__ == "__main__":`` guard, as any Dask LocalCluster does. The environment variable Dask reads,
-    DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD, overrides it."""
-    import os
-    import sys
-
-    return os.environ.get(START_METHOD_ENV) or ("forkserver" if sys.platform.startswith("linux") else "spawn")
 
 
 def distributed():
@@ -37,21 +23,6 @@ def distributed():
     except ImportError as err:
         raise ScaleError("running on Dask needs the dask extra: pip install 'spacy-factwash[dask]'") from err
     return module
-
-
-# what the fork server imports before it forks a worker: what every worker imports first
-PRELOAD = ("distributed", "spacy", "spacy_factwash.api", "spacy_factwash.pipes.gate.gate",
-           "spacy_factwash.run.dask.worker")
-
-
-def prepare_start(method: str) -> None:
-    """With ``forkserver``, have the server Dask's workers are forked from import ``PRELOAD`` first (the server
-    starts once per process, at its first local cluster, and serves every later one). Called with Dask's start
-    method set: Dask sets its own preload list the first time it asks for its context, so it asks here first."""
-    if method == "forkserver":
-        from distributed.utils import get_mp_context
-
-        get_mp_context().set_forkserver_preload(list(PRELOAD))
 
 
 @contextmanager
@@ -66,7 +37,7 @@ def client_for(scheduler: str, n_workers: int = 2) -> Iterator["distributed.Clie
 
         method = local_start_method()
         with config.set({START_METHOD: method}):
-            prepare_start(method)
+            start_fork_server()
             with dask.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                    dashboard_address=None) as cluster, dask.Client(cluster) as client:
                 yield client

@@ -18,11 +18,14 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set
 
 from spacy.language import Language
 
+from ...api import DEFAULT_MAX_LENGTH
 from ...io.outputs import OutputError, atomic_output
 from ...io.strict_json import dumps, loads
 from ...io.textfile import line_count
+from ..annotate import DefaultPipeline
 from ..partitions import Partition, annotate_partition, failed_entry, gate_partition
-from .cluster import ScaleError, client_for, distributed
+from .cluster import LOCAL, ScaleError, client_for, distributed
+from .server import start_fork_server
 
 MANIFEST = "manifest.json"
 Work = Callable[[Language, Partition, Path, int, bool], Dict]  # a partition's work on a worker's pipeline
@@ -145,6 +148,8 @@ def run_corpus(work: Work, inputs: Sequence[Path], out_dir: Path, build: Callabl
     out_dir = _output_folder(Path(out_dir), inputs).resolve()
     parts = partitions(inputs, lines_per_partition)
     refuse_foreign_files(out_dir, parts, suffixes)
+    if scheduler == LOCAL:
+        start_fork_server(warm=build == DefaultPipeline())  # its imports (and pipeline) while the scheduler starts
     with client_for(scheduler, n_workers) as client:
         out_dir.mkdir(exist_ok=True)  # once the cluster answered: a run that cannot start leaves nothing behind
         with atomic_output(out_dir / MANIFEST, inputs) as manifest:
@@ -170,7 +175,7 @@ def annotate_corpus(inputs: Sequence[Path], out_dir: Path, *, build: Optional[Ca
     worker builds ``build()`` (the default pipeline, with ``max_length`` when given); ``settings`` as
     ``run_corpus``."""
     return run_corpus(partial(annotate_partition, docbin=docbin), inputs, out_dir,
-                      build or partial(default_build, max_length), kind="annotate",
+                      build or DefaultPipeline(max_length or DEFAULT_MAX_LENGTH), kind="annotate",
                       suffixes=(".jsonl", ".spacy") if docbin else (".jsonl",), **settings)
 
 

@@ -9,16 +9,18 @@ its pipeline (a lock), since a memory zone belongs to the whole pipeline.
 import hashlib
 import threading
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import cloudpickle
 from distributed import WorkerPlugin, get_worker
 from spacy.language import Language
+from spacy.util import minibatch
 
 from ...io.inputs import InputLine
 from ...pipes.gate.gate import Gate
 from ...pipes.names import COMPARE
 from ..records import annotate_batch
+from .warm import pipeline_for
 
 
 class PipelinePlugin(WorkerPlugin):
@@ -37,7 +39,8 @@ class PipelinePlugin(WorkerPlugin):
         self.__init__(state["name"], state["build"])
 
     def setup(self, worker) -> None:
-        self.nlp = self.build()
+        """Build the pipeline (or take the one the fork server warmed, when it is the same: ``warm.py``)."""
+        self.nlp = pipeline_for(self.build)
 
 
 def _has_plugin(name: str, dask_worker=None) -> bool:
@@ -59,11 +62,12 @@ def worker_plugin(name: str) -> PipelinePlugin:
     return get_worker().plugins[name]
 
 
-def annotate_task(plugin_name: str, batch: List[InputLine]) -> List[Tuple[InputLine, Dict]]:
-    """Annotate one batch of lines on this worker's pipeline: records (None for a bad line), in order."""
+def annotate_task(plugin_name: str, lines: List[InputLine], batch_size: int) -> List[Optional[Dict]]:
+    """Annotate lines on this worker's pipeline, a batch of ``batch_size`` at a time (each in its memory zone):
+    their records (None for a bad line), in order, without the lines, which the caller holds."""
     plugin = worker_plugin(plugin_name)
     with plugin.lock:
-        return annotate_batch(plugin.nlp, batch)
+        return [record for batch in minibatch(lines, batch_size) for _, record in annotate_batch(plugin.nlp, batch)]
 
 
 def gate_task(plugin_name: str, batch: List, component: str = COMPARE) -> List[Tuple[object, object]]:

@@ -1,0 +1,123 @@
+"""How local Dask workers start: forked from a fork server, which this process starts before its cluster.
+
+A worker forked from a process whose other thread was writing to a stream at
+that moment inherits the stream's lock held and hangs at its first write (a
+bench run did, in ``pipe_pairs`` on two workers), so workers are never forks
+of a busy caller. They are forks of multiprocessing's fork server: one spawned
+afresh that imports ``PRELOAD``, or, when the caller has no other thread, a
+copy of the caller made then (``fork_server_here``), which has the package
+imported already and keeps none of the caller's files open. Asked to, the
+server builds and warms the default pipeline before it forks any worker
+(``warm.py``), so that the workers share that work instead of each doing it.
+"""
+
+import os
+import sys
+
+from .warm import WARM_ENV, warm as warm_pipeline
+
+START_METHOD_ENV = "DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD"
+
+
+def local_start_method() -> str:
+    """How local workers start: from a fork server on Linux (``start_fork_server``), spawned elsewhere, Dask's
+    default. Either way a script that starts a local cluster needs the ``if __name__ == "__main__":`` guard, as any
+    Dask LocalCluster does. The environment variable Dask reads, DASK_DISTRIBUTED__WORKER__MULTIPROCESSING_METHOD,
+    overrides it."""
+    return os.environ.get(START_METHOD_ENV) or ("forkserver" if sys.platform.startswith("linux") else "spawn")
+
+
+# what the fork server imports before it forks a worker: what every worker imports first
+PRELOAD = ("distributed", "spacy", "spacy_factwash.api", "spacy_factwash.pipes.gate.gate",
+           "spacy_factwash.run.dask.worker")
+WARM = "spacy_factwash.run.dask.warm"  # imported by a server asked to warm the default pipeline (warm.py)
+
+
+def start_fork_server(warm: bool = False) -> bool:
+    """With ``forkserver`` (``local_start_method``), start the server local workers are forked from now, unless it
+    runs: it imports ``PRELOAD`` first and, with ``warm``, builds and warms the default pipeline for the workers
+    (``warm.py``; ``WARM_ENV`` is set in the server's environment alone). The server starts once per process and
+    serves every later cluster; started before the cluster is, it does its imports while this process starts the
+    scheduler. Dask's own preload list, set when it first asks for its context, comes after and is not used.
+
+    A process with no other thread forks the server from itself (``fork_server_here``): it starts with what this
+    process imported and holds (``warm.holding``), instead of importing it all again; any other spawns a fresh one,
+    as multiprocessing does. True when the server is a copy of this process made now."""
+    if local_start_method() != "forkserver":
+        return False
+    from multiprocessing import forkserver
+
+    preload = list(PRELOAD + ((WARM,) if warm else ()))
+    forkserver.set_forkserver_preload(preload)
+    if warm:
+        os.environ[WARM_ENV] = "1"
+    try:
+        if fork_server_here(preload, warm):
+            return True
+        forkserver.ensure_running()
+        return False
+    finally:
+        os.environ.pop(WARM_ENV, None)
+
+
+def let_go_all_but(keep: list) -> None:
+    """Point every descriptor of this process but those in ``keep`` at the null device: the caller's files, locks
+    and pipes are let go, and an object of the caller's that still holds a descriptor number reads and writes
+    nothing, where after a close it would reach whatever file took that number next."""
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in [int(name) for name in os.listdir("/dev/fd")]:
+        if fd not in keep and fd != null:
+            try:
+                os.dup2(null, fd, inheritable=False)
+            except OSError:  # the listing's own descriptor, gone already
+                pass
+    os.close(null)
+
+
+FORK_SERVER_STATE = ("_forkserver_address", "_forkserver_alive_fd", "_forkserver_pid", "_lock")
+
+
+def fork_server_here(preload: list, warm: bool = False) -> bool:
+    """Start multiprocessing's fork server as a fork of this process, when it has no other thread (so the fork
+    holds no lock another thread held: a worker forked from a copy of a busy process hung at its first write), no
+    server runs yet, and multiprocessing keeps the server's state as this knows it (``FORK_SERVER_STATE``, and no
+    ``authkey``, which later Pythons add). The copy keeps only its standard streams and the server's two ends
+    (``let_go_all_but``), warms the default pipeline with ``warm`` (``warm.warm``: its module may be imported here
+    already) and runs the server's ``main`` on ``preload``, as a spawned server does; True when it started."""
+    import socket
+    import threading
+    from multiprocessing import connection, forkserver, resource_tracker, util
+
+    server = getattr(forkserver, "_forkserver", None)
+    if (threading.active_count() > 1 or not all(hasattr(server, name) for name in FORK_SERVER_STATE)
+            or hasattr(server, "_forkserver_authkey") or server._forkserver_pid is not None):
+        return False
+    resource_tracker.ensure_running()
+    listener = socket.socket(socket.AF_UNIX)
+    address = connection.arbitrary_address("AF_UNIX")
+    listener.bind(address)
+    if not util.is_abstract_socket_namespace(address):
+        os.chmod(address, 0o600)
+    listener.listen()
+    alive_r, alive_w = os.pipe()
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    pid = os.fork()
+    if pid == 0:  # the server: never returns into the caller's code
+        code = 1
+        try:
+            os.close(alive_w)
+            let_go_all_but([0, 1, 2, listener.fileno(), alive_r])
+            if warm:
+                warm_pipeline()
+            forkserver.main(listener.fileno(), alive_r, preload)
+        except SystemExit:  # every client gone: the server's way to end
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(alive_r)
+    listener.close()
+    with server._lock:
+        server._forkserver_address, server._forkserver_alive_fd, server._forkserver_pid = address, alive_w, pid
+    return True

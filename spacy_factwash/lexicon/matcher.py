@@ -176,18 +176,19 @@ class AnchoredMatcher:
         return windows
 
     def __call__(self, doc: Doc) -> List[Found]:
-        """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order."""
-        matches: Set[Found] = set(self.unanchored(doc)) if len(self.unanchored) else set()
+        """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order (a Doc no
+        anchor or phrase is found in costs the hash passes and nothing more)."""
+        found: List[Found] = self.unanchored(doc) if len(self.unanchored) else []
         hits: Dict[int, Set[int]] = {}
+        phrase_keys, exact_case = self.phrase_keys, self.exact_case
         for phrase_matcher in self.active:
             for key, start, end in phrase_matcher(doc):
-                if key in self.phrase_keys:
-                    matches.add((key, start, end))
-                elif key not in self.exact_case or doc[start].text in self.exact_case[key]:
+                if key in phrase_keys:
+                    found.append((key, start, end))
+                elif key not in exact_case or doc[start].text in exact_case[key]:
                     hits.setdefault(key, set()).add(start)
         for key, positions in hits.items():
             matcher = self.matchers[key]
             for start, end in self._windows(doc, key, positions):
-                window = doc[start:end]
-                matches.update((k, start + s, start + e) for k, s, e in matcher(window))
-        return list(matches)
+                found += [(k, start + s, start + e) for k, s, e in matcher(doc[start:end])]
+        return list(set(found)) if len(found) > 1 else found

@@ -227,14 +227,17 @@ class CueComponent(LexiconPipe):
         Doc has cues, so that no read works out the unnarrowed ones instead).
         """
         mine = self.detectors
-        if self.spans_key in doc.spans:
-            cues += [s for s in doc.spans[self.spans_key] if s.label_ not in mine]
+        groups = doc.spans
+        if self.spans_key in groups:
+            cues += [s for s in groups[self.spans_key] if s.label_ not in mine]
         if len(cues) > 1:
             cues.sort(key=lambda s: (s.start, s.end, s.label_))
-        doc.spans[self.spans_key] = cues
-        if SOURCES_KEY in doc.spans:
-            sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
-        doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
+        groups[self.spans_key] = cues
+        if SOURCES_KEY in groups:
+            sources += [s for s in groups[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
+        if len(sources) > 1:
+            sources.sort(key=lambda s: (s.start, s.end))
+        groups[SOURCES_KEY] = sources
         forget_scopes(doc, SCOPES_KEY)
         if self.scope_style is not None:
             scopes = narrowed_scope_spans(doc, cues, sources, self.scope_style)

@@ -28,7 +28,7 @@ from spacy.tokens import Doc, Span
 from ..lexicon.entries import Entry
 from .reading import ASCII_MARKS, read
 from .sentences import sentences
-from .text import doc_text
+from .text import Beside, doc_text
 from .textmap import Edit, Shadow, applied, compose
 
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
@@ -167,6 +167,19 @@ NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``_token_marks`` says of a token te
 # over a Doc's marks as bytes, one per token: a token that needs a shadow; a capital before a capital or apostrophe
 TOKEN_NEEDS = re.compile(b"[\x04-\x07]")
 CAPITAL_BEFORE_CAPITAL = re.compile(b"[\x02\x03](?=[\x01-\x03])")
+_ORTHS = Beside()
+
+
+def doc_orths(doc: Doc, keep: bool = False) -> List[int]:
+    """A Doc's token orth ids: those a component before kept for it (``keep``: the lemmas component keeps them
+    for the cues and the strength words after it, one ``Doc.to_array`` per Doc in ``load()``'s pipeline), else
+    read now (and kept, with ``keep``; ``text.Beside`` keeps them for the most recent Docs only)."""
+    orths = _ORTHS.get(doc)
+    if orths is None:
+        orths = doc.to_array(ORTH).tolist()
+        if keep:
+            _ORTHS.keep(doc, orths)
+    return orths
 
 
 def _token_marks(text: str, forms: CaseForms) -> int:
@@ -189,7 +202,7 @@ def plain(doc: Doc, forms: CaseForms) -> bool:
     if not len(doc):
         return True
     seen = forms.seen
-    orths = doc.to_array(ORTH).tolist()
+    orths = doc_orths(doc)
     marks = list(map(seen.get, orths))
     if None in marks:
         if len(seen) >= SEEN_LIMIT:

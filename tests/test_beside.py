@@ -2,8 +2,11 @@
 value kept for one Doc is never another Doc's, nor the same Doc's once its tokens were merged or split."""
 
 import spacy
+from hypothesis import given
+from hypothesis import strategies as st
 
-from spacy_factwash.syntax.normalise import doc_orths, plain
+from properties import properties
+from spacy_factwash.syntax.normalise import doc_orths, may_hold_hash, plain
 from spacy_factwash.syntax.text import Beside
 
 
@@ -50,3 +53,13 @@ def test_orths_kept_by_the_lemmas_are_the_docs_and_are_read_again_after_a_merge(
         retokenizer.merge(doc[1:3])
     assert doc_orths(doc) == [token.orth for token in doc]
     assert not plain(doc, cues.case_forms)  # "did NOT" merged still holds a shouted word the lexicon knows
+
+
+BLANK = spacy.blank("en")
+
+
+@given(st.text(alphabet="ab# \t\n#-.", max_size=20))
+@properties(200)
+def test_a_doc_may_hold_a_hash_exactly_when_its_text_does(text):
+    # the attribution detector joins a Doc's text to look for a markdown heading only when this says it may hold one
+    assert may_hold_hash(BLANK(text)) == ("#" in text)

@@ -162,12 +162,13 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
     return doc.char_span(start, end, label=span.label, alignment_mode="expand")
 
 
-SEEN_LIMIT = 200_000  # token texts kept by ``CaseForms.seen`` before it starts again
+SEEN_LIMIT = 200_000  # token texts kept by ``CaseForms.seen`` (and ``_HASHES``) before it starts again
 NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``_token_marks`` says of a token text, as bits
 # over a Doc's marks as bytes, one per token: a token that needs a shadow; a capital before a capital or apostrophe
 TOKEN_NEEDS = re.compile(b"[\x04-\x07]")
 CAPITAL_BEFORE_CAPITAL = re.compile(b"[\x02\x03](?=[\x01-\x03])")
 _ORTHS = Beside()
+_HASHES: Dict[int, bool] = {}  # whether each token text seen so far holds a "#", by its hash (the same in any vocab)
 
 
 def doc_orths(doc: Doc, keep: bool = False) -> List[int]:
@@ -180,6 +181,22 @@ def doc_orths(doc: Doc, keep: bool = False) -> List[int]:
         if keep:
             _ORTHS.keep(doc, orths)
     return orths
+
+
+def may_hold_hash(doc: Doc) -> bool:
+    """Whether a Doc's text may hold a "#" (one of its token texts holds one: whitespace never does), as a markdown
+    heading needs, told from its tokens (``doc_orths``; each token text looked at once, kept by its hash in
+    ``_HASHES``) without joining its text."""
+    orths = doc_orths(doc)
+    held = list(map(_HASHES.get, orths))
+    if None in held:
+        if len(_HASHES) >= SEEN_LIMIT:
+            _HASHES.clear()
+        strings = doc.vocab.strings
+        for i, orth in enumerate(orths):
+            if held[i] is None:
+                held[i] = _HASHES[orth] = "#" in strings[orth]
+    return any(held)
 
 
 def _token_marks(text: str, forms: CaseForms) -> int:

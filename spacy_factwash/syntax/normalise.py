@@ -19,7 +19,8 @@ Doc whose tokens show it needs none of it is not even joined into its text (``pl
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from functools import partial
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IDX, ORTH
@@ -168,7 +169,7 @@ NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``_token_marks`` says of a token te
 TOKEN_NEEDS = re.compile(b"[\x04-\x07]")
 CAPITAL_BEFORE_CAPITAL = re.compile(b"[\x02\x03](?=[\x01-\x03])")
 _ORTHS = Beside()
-_HASHES: Dict[int, bool] = {}  # whether each token text seen so far holds a "#", by its hash (the same in any vocab)
+_HASHES: Dict[int, int] = {}  # whether each token text seen so far holds a "#", by its hash (the same in any vocab)
 
 
 def doc_orths(doc: Doc, keep: bool = False) -> List[int]:
@@ -187,16 +188,27 @@ def may_hold_hash(doc: Doc) -> bool:
     """Whether a Doc's text may hold a "#" (one of its token texts holds one: whitespace never does), as a markdown
     heading needs, told from its tokens (``doc_orths``; each token text looked at once, kept by its hash in
     ``_HASHES``) without joining its text."""
+    return any(_per_token_text(doc, _HASHES, _holds_hash))
+
+
+def _holds_hash(text: str) -> int:
+    """Whether a token text holds a "#" (1 or 0)."""
+    return int("#" in text)
+
+
+def _per_token_text(doc: Doc, known: Dict[int, int], look: Callable[[str], int]) -> List[int]:
+    """What ``look`` says of each token text of a Doc (``doc_orths``), each text looked at once while ``known``
+    keeps what was said by its hash (started again past ``SEEN_LIMIT`` texts)."""
     orths = doc_orths(doc)
-    held = list(map(_HASHES.get, orths))
-    if None in held:
-        if len(_HASHES) >= SEEN_LIMIT:
-            _HASHES.clear()
+    said = list(map(known.get, orths))
+    if None in said:
+        if len(known) >= SEEN_LIMIT:
+            known.clear()
         strings = doc.vocab.strings
         for i, orth in enumerate(orths):
-            if held[i] is None:
-                held[i] = _HASHES[orth] = "#" in strings[orth]
-    return any(held)
+            if said[i] is None:
+                said[i] = known[orth] = look(strings[orth])
+    return said
 
 
 def _token_marks(text: str, forms: CaseForms) -> int:
@@ -218,17 +230,7 @@ def plain(doc: Doc, forms: CaseForms) -> bool:
     the whole text too, so this never says plain where ``normalise`` would change the text."""
     if not len(doc):
         return True
-    seen = forms.seen
-    orths = doc_orths(doc)
-    marks = list(map(seen.get, orths))
-    if None in marks:
-        if len(seen) >= SEEN_LIMIT:
-            seen.clear()
-        strings = doc.vocab.strings
-        for i, orth in enumerate(orths):
-            if marks[i] is None:
-                marks[i] = seen[orth] = _token_marks(strings[orth], forms)
-    row = bytes(marks)
+    row = bytes(_per_token_text(doc, forms.seen, partial(_token_marks, forms=forms)))
     if TOKEN_NEEDS.search(row) is not None:
         return False
     return not any(not doc[joined.start()].whitespace_ for joined in CAPITAL_BEFORE_CAPITAL.finditer(row))

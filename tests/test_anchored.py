@@ -7,13 +7,15 @@ from properties import properties
 from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
-from spacy_factwash.lexicon.frozen import load_lexicons
-from spacy_factwash.lexicon.matcher import AnchoredMatcher, choose_anchor
+from spacy_factwash.lexicon.frozen import load_lexicons, load_set
+from spacy_factwash.lexicon.matcher import AnchoredMatcher, choose_anchor, literal_phrases
+from spacy_factwash.lexicon.sets import STRENGTH
 
-PATTERNS = [e for e in load_lexicons().entries if e.is_token_pattern]
+PATTERNS = [e for e in load_lexicons().entries + load_set(STRENGTH).entries if e.is_token_pattern]
+PATTERN_WORDS = {w for e in PATTERNS for token in e.pattern for v in token.values() if isinstance(v, dict) and "IN" in v
+                 for w in v["IN"] if isinstance(w, str)}
 VOCAB_WORDS = sorted(
-    {w for e in PATTERNS for token in e.pattern for v in token.values() if isinstance(v, dict) and "IN" in v
-     for w in v["IN"] if isinstance(w, str)}
+    PATTERN_WORDS | {w.title() for w in PATTERN_WORDS} | {w.upper() for w in list(PATTERN_WORDS)[:40]}
     | {"2019", "1999", "3", "12", "the", "in", "May", "may", "per", "said", "-", "05", "10:30", "pm", "x", "Alice", "."}
 )
 NLP = spacy.blank("en")
@@ -51,3 +53,21 @@ def test_lexicon_patterns_with_matches_are_found_at_all():
 )
 def test_anchor_is_the_rarest_required_literal(pattern, anchor):
     assert choose_anchor(pattern) == anchor
+
+
+def test_patterns_of_literal_lower_case_words_are_matched_as_phrases():
+    assert literal_phrases([{"LOWER": "could"}, {"LOWER": {"IN": ["not", "never"]}}]) == [("could", "never"),
+                                                                                         ("could", "not")]
+    assert literal_phrases([{"LOWER": "may"}, {"LIKE_NUM": True}]) is None  # not a word
+    assert literal_phrases([{"LOWER": "rare", "OP": "?"}, {"LOWER": "words"}]) is None  # an operator
+    assert literal_phrases([{"LOWER": "May"}]) is None  # no token's LOWER is "May": the Matcher never matches it
+    assert any(literal_phrases(list(e.pattern)) for e in PATTERNS)  # the lexicons have some, checked above
+
+
+def test_a_capitalised_literal_pattern_word_matches_as_the_matcher_matches_it():
+    plain, anchored = Matcher(NLP.vocab), AnchoredMatcher(NLP.vocab)
+    pattern = [{"LOWER": "could"}, {"LOWER": {"IN": ["not", "Never"]}}]
+    plain.add("p", [pattern])
+    anchored.add_pattern("p", pattern)
+    doc = Doc(NLP.vocab, words=["Could", "NOT", "could", "never", "could", "Never"])
+    assert sorted(plain(doc)) == sorted(anchored(doc)) and len(plain(doc)) == 1

@@ -9,14 +9,17 @@ token whose literal values are rarest in running text as its anchor (see
 ``anchor_cost``), finds anchors with two PhraseMatchers (on LOWER and on
 SHAPE: hash look-ups; an exact-case anchor is found on LOWER and its case
 checked on the hit), and runs a pattern's own Matcher only on a window
-around each anchor hit. Patterns with no
-literal token run over every document, as before.
+around each anchor hit. A pattern made of literal lower-case words only
+("could" + "not|never") is no Matcher at all: the phrases it spells join the
+LOWER PhraseMatcher (``literal_phrases``). Patterns with no literal token
+run over every document, as before.
 
 The result is the same set of matches the plain Matcher would return.
 Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
 costs one hash pass per attribute, whatever the size of the lexicon.
 """
 
+from itertools import product
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -55,6 +58,7 @@ SHAPE_COST = 50  # a shape ("dddd") stands for many words
 FUNCTION_WORD_COST = 1000  # "in", "the", "were", "-": in nearly every sentence
 CAPITALISED_FUNCTION_WORD_COST = 100  # "Were", "Should": mostly at a sentence start
 UNBOUNDED = ("*", "+")
+LITERAL_PHRASE_LIMIT = 5000  # word sequences a literal pattern may spell and still be matched as phrases
 
 
 def _literal_values(constraint: Any) -> Optional[Tuple[str, ...]]:
@@ -99,6 +103,27 @@ def choose_anchor(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[str, Tupl
     return best[1:] if best is not None else None
 
 
+def literal_phrases(pattern: Sequence[Dict[str, Any]]) -> Optional[List[Tuple[str, ...]]]:
+    """The word sequences a token pattern matches, when every token of it asks for its LOWER to be one literal
+    word or one of a bare ``IN`` list of words written in lower case (no operator, no other attribute), and they
+    are no more than ``LITERAL_PHRASE_LIMIT``; else None. On LOWER, a PhraseMatcher finds exactly these where the
+    Matcher finds the pattern (a word with a capital, which no token's LOWER equals, is never made a phrase)."""
+    choices = []
+    for token in pattern:
+        if set(token) != {"LOWER"}:
+            return None
+        values = _literal_values(token["LOWER"])
+        if values is None or not all(value and value == value.lower() for value in values):
+            return None
+        choices.append(sorted(set(values)))
+    count = 1
+    for choice in choices:
+        count *= len(choice)
+    if not choices or count > LITERAL_PHRASE_LIMIT:
+        return None
+    return list(product(*choices))
+
+
 def _shape_word(shape: str) -> str:
     """A word whose spaCy shape is ``shape`` (``dddd`` -> ``1111``, ``Xxxx`` -> ``Aaaa``)."""
     return shape.replace("d", "1").replace("X", "A").replace("x", "a")
@@ -135,7 +160,14 @@ class AnchoredMatcher:
         self._add_anchor("LOWER", key, phrases)
 
     def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
-        """Add one token pattern under ``key``."""
+        """Add one token pattern under ``key``: a pattern of literal lower-case words only (``literal_phrases``)
+        as the phrases it spells, matched in the same LOWER pass as the phrase entries; any other anchored on its
+        rarest literal token."""
+        phrases = literal_phrases(pattern)
+        if phrases is not None:
+            self.phrase_keys.add(self.vocab.strings.add(key))
+            self._add_anchor("LOWER", key, [Doc(self.vocab, words=words) for words in phrases])
+            return
         anchor = choose_anchor(pattern)
         if anchor is None:
             self.unanchored.add(key, [pattern])

@@ -21,12 +21,14 @@ VOCAB_WORDS = sorted(
 NLP = spacy.blank("en")
 
 
-def _both(words):
+def _both(words, sent_starts="first"):
     plain, anchored = Matcher(NLP.vocab), AnchoredMatcher(NLP.vocab)
     for entry in PATTERNS:
         plain.add(entry.id, [list(entry.pattern)])
         anchored.add_pattern(entry.id, list(entry.pattern))
-    doc = Doc(NLP.vocab, words=words, sent_starts=[True] + [False] * (len(words) - 1) if words else None)
+    if sent_starts == "first":
+        sent_starts = [True] + [False] * (len(words) - 1) if words else None
+    doc = Doc(NLP.vocab, words=words, sent_starts=sent_starts)
     return sorted(plain(doc)), sorted(anchored(doc), key=lambda m: (m[0], m[1], m[2]))
 
 
@@ -71,3 +73,24 @@ def test_a_capitalised_literal_pattern_word_matches_as_the_matcher_matches_it():
     anchored.add_pattern("p", pattern)
     doc = Doc(NLP.vocab, words=["Could", "NOT", "could", "never", "could", "Never"])
     assert sorted(plain(doc)) == sorted(anchored(doc)) and len(plain(doc)) == 1
+
+
+@properties(100)
+@given(st.lists(st.tuples(st.sampled_from(VOCAB_WORDS), st.sampled_from([True, False, None])), min_size=1,
+                max_size=10), st.booleans())
+def test_anchored_equals_plain_matcher_whatever_the_sentence_starts(pairs, annotated):
+    # "IS_SENT_START" patterns matched as phrases check the hit's token as the Matcher does, with sentence starts
+    # set anywhere or not at all
+    words = [word for word, _ in pairs]
+    plain, anchored = _both(words, [start for _, start in pairs] if annotated else None)
+    assert sorted(plain) == sorted(anchored)
+
+
+def test_a_participle_opening_a_sentence_is_a_phrase_checked_on_its_hit():
+    pattern = [{"IS_SENT_START": True, "LOWER": {"IN": ["activated", "induced"]}}]
+    anchored = AnchoredMatcher(NLP.vocab)
+    anchored.add_pattern("p", pattern)
+    assert not anchored.matchers and anchored.sentence_openers  # no Matcher window runs for it
+    doc = Doc(NLP.vocab, words=["Activated", "cells", ".", "Induced", "and", "activated"],
+              sent_starts=[True, False, False, True, False, False])
+    assert sorted((s, e) for _, s, e in anchored(doc)) == [(0, 1), (3, 4)]

@@ -11,7 +11,8 @@ SHAPE: hash look-ups; an exact-case anchor is found on LOWER and its case
 checked on the hit), and runs a pattern's own Matcher only on a window
 around each anchor hit. A pattern made of literal lower-case words only
 ("could" + "not|never") is no Matcher at all: the phrases it spells join the
-LOWER PhraseMatcher (``literal_phrases``). Patterns with no literal token
+LOWER PhraseMatcher (``literal_phrases``; one whose first word must open a
+sentence is checked on the hit). Patterns with no literal token
 run over every document, as before.
 
 The result is the same set of matches the plain Matcher would return.
@@ -119,9 +120,19 @@ def literal_phrases(pattern: Sequence[Dict[str, Any]]) -> Optional[List[Tuple[st
     count = 1
     for choice in choices:
         count *= len(choice)
-    if not choices or count > LITERAL_PHRASE_LIMIT:
+    if not choices or not 0 < count <= LITERAL_PHRASE_LIMIT:
         return None
     return list(product(*choices))
+
+
+def sentence_start_phrases(pattern: Sequence[Dict[str, Any]]) -> Optional[List[Tuple[str, ...]]]:
+    """The word sequences of a pattern that ``literal_phrases`` would take but for ``IS_SENT_START: true`` on its
+    first token (a participle opening a sentence): phrases whose first token is then checked to open a sentence,
+    as the Matcher checks it (``Token.is_sent_start`` is True)."""
+    if not pattern or pattern[0].get("IS_SENT_START") is not True:
+        return None
+    first = {attr: value for attr, value in pattern[0].items() if attr != "IS_SENT_START"}
+    return literal_phrases([first, *pattern[1:]])
 
 
 def _shape_word(shape: str) -> str:
@@ -139,6 +150,7 @@ class AnchoredMatcher:
         self.active: List[PhraseMatcher] = []
         self.unanchored = Matcher(vocab)
         self.phrase_keys: Set[int] = set()
+        self.sentence_openers: Set[int] = set()  # phrase keys whose first token must open a sentence
         self.matchers: Dict[int, Matcher] = {}
         self.reach: Dict[int, Optional[int]] = {}
 
@@ -164,9 +176,13 @@ class AnchoredMatcher:
         as the phrases it spells, matched in the same LOWER pass as the phrase entries; any other anchored on its
         rarest literal token."""
         phrases = literal_phrases(pattern)
-        if phrases is not None:
-            self.phrase_keys.add(self.vocab.strings.add(key))
-            self._add_anchor("LOWER", key, [Doc(self.vocab, words=words) for words in phrases])
+        opening = sentence_start_phrases(pattern) if phrases is None else None
+        if phrases is not None or opening is not None:
+            key_hash = self.vocab.strings.add(key)
+            self.phrase_keys.add(key_hash)
+            if opening is not None:
+                self.sentence_openers.add(key_hash)
+            self._add_anchor("LOWER", key, [Doc(self.vocab, words=words) for words in phrases or opening])
             return
         anchor = choose_anchor(pattern)
         if anchor is None:
@@ -212,11 +228,12 @@ class AnchoredMatcher:
         anchor or phrase is found in costs the hash passes and nothing more)."""
         found: List[Found] = self.unanchored(doc) if len(self.unanchored) else []
         hits: Dict[int, Set[int]] = {}
-        phrase_keys, exact_case = self.phrase_keys, self.exact_case
+        phrase_keys, exact_case, openers = self.phrase_keys, self.exact_case, self.sentence_openers
         for phrase_matcher in self.active:
             for key, start, end in phrase_matcher(doc):
                 if key in phrase_keys:
-                    found.append((key, start, end))
+                    if key not in openers or doc[start].is_sent_start is True:
+                        found.append((key, start, end))
                 elif key not in exact_case or doc[start].text in exact_case[key]:
                     hits.setdefault(key, set()).add(start)
         for key, positions in hits.items():

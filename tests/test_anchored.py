@@ -7,24 +7,28 @@ from properties import properties
 from spacy.matcher import Matcher
 from spacy.tokens import Doc
 
-from spacy_factwash.lexicon.frozen import load_lexicons
-from spacy_factwash.lexicon.matcher import AnchoredMatcher, choose_anchor
+from spacy_factwash.lexicon.frozen import load_lexicons, load_set
+from spacy_factwash.lexicon.matcher import AnchoredMatcher, choose_anchor, literal_phrases
+from spacy_factwash.lexicon.sets import STRENGTH
 
-PATTERNS = [e for e in load_lexicons().entries if e.is_token_pattern]
+PATTERNS = [e for e in load_lexicons().entries + load_set(STRENGTH).entries if e.is_token_pattern]
+PATTERN_WORDS = {w for e in PATTERNS for token in e.pattern for v in token.values() if isinstance(v, dict) and "IN" in v
+                 for w in v["IN"] if isinstance(w, str)}
 VOCAB_WORDS = sorted(
-    {w for e in PATTERNS for token in e.pattern for v in token.values() if isinstance(v, dict) and "IN" in v
-     for w in v["IN"] if isinstance(w, str)}
+    PATTERN_WORDS | {w.title() for w in PATTERN_WORDS} | {w.upper() for w in list(PATTERN_WORDS)[:40]}
     | {"2019", "1999", "3", "12", "the", "in", "May", "may", "per", "said", "-", "05", "10:30", "pm", "x", "Alice", "."}
 )
 NLP = spacy.blank("en")
 
 
-def _both(words):
+def _both(words, sent_starts="first"):
     plain, anchored = Matcher(NLP.vocab), AnchoredMatcher(NLP.vocab)
     for entry in PATTERNS:
         plain.add(entry.id, [list(entry.pattern)])
         anchored.add_pattern(entry.id, list(entry.pattern))
-    doc = Doc(NLP.vocab, words=words, sent_starts=[True] + [False] * (len(words) - 1) if words else None)
+    if sent_starts == "first":
+        sent_starts = [True] + [False] * (len(words) - 1) if words else None
+    doc = Doc(NLP.vocab, words=words, sent_starts=sent_starts)
     return sorted(plain(doc)), sorted(anchored(doc), key=lambda m: (m[0], m[1], m[2]))
 
 
@@ -51,3 +55,42 @@ def test_lexicon_patterns_with_matches_are_found_at_all():
 )
 def test_anchor_is_the_rarest_required_literal(pattern, anchor):
     assert choose_anchor(pattern) == anchor
+
+
+def test_patterns_of_literal_lower_case_words_are_matched_as_phrases():
+    assert literal_phrases([{"LOWER": "could"}, {"LOWER": {"IN": ["not", "never"]}}]) == [("could", "never"),
+                                                                                         ("could", "not")]
+    assert literal_phrases([{"LOWER": "may"}, {"LIKE_NUM": True}]) is None  # not a word
+    assert literal_phrases([{"LOWER": "rare", "OP": "?"}, {"LOWER": "words"}]) is None  # an operator
+    assert literal_phrases([{"LOWER": "May"}]) is None  # no token's LOWER is "May": the Matcher never matches it
+    assert any(literal_phrases(list(e.pattern)) for e in PATTERNS)  # the lexicons have some, checked above
+
+
+def test_a_capitalised_literal_pattern_word_matches_as_the_matcher_matches_it():
+    plain, anchored = Matcher(NLP.vocab), AnchoredMatcher(NLP.vocab)
+    pattern = [{"LOWER": "could"}, {"LOWER": {"IN": ["not", "Never"]}}]
+    plain.add("p", [pattern])
+    anchored.add_pattern("p", pattern)
+    doc = Doc(NLP.vocab, words=["Could", "NOT", "could", "never", "could", "Never"])
+    assert sorted(plain(doc)) == sorted(anchored(doc)) and len(plain(doc)) == 1
+
+
+@properties(100)
+@given(st.lists(st.tuples(st.sampled_from(VOCAB_WORDS), st.sampled_from([True, False, None])), min_size=1,
+                max_size=10), st.booleans())
+def test_anchored_equals_plain_matcher_whatever_the_sentence_starts(pairs, annotated):
+    # "IS_SENT_START" patterns matched as phrases check the hit's token as the Matcher does, with sentence starts
+    # set anywhere or not at all
+    words = [word for word, _ in pairs]
+    plain, anchored = _both(words, [start for _, start in pairs] if annotated else None)
+    assert sorted(plain) == sorted(anchored)
+
+
+def test_a_participle_opening_a_sentence_is_a_phrase_checked_on_its_hit():
+    pattern = [{"IS_SENT_START": True, "LOWER": {"IN": ["activated", "induced"]}}]
+    anchored = AnchoredMatcher(NLP.vocab)
+    anchored.add_pattern("p", pattern)
+    assert not anchored.matchers and anchored.sentence_openers  # no Matcher window runs for it
+    doc = Doc(NLP.vocab, words=["Activated", "cells", ".", "Induced", "and", "activated"],
+              sent_starts=[True, False, False, True, False, False])
+    assert sorted((s, e) for _, s, e in anchored(doc)) == [(0, 1), (3, 4)]

@@ -9,14 +9,18 @@ token whose literal values are rarest in running text as its anchor (see
 ``anchor_cost``), finds anchors with two PhraseMatchers (on LOWER and on
 SHAPE: hash look-ups; an exact-case anchor is found on LOWER and its case
 checked on the hit), and runs a pattern's own Matcher only on a window
-around each anchor hit. Patterns with no
-literal token run over every document, as before.
+around each anchor hit. A pattern made of literal lower-case words only
+("could" + "not|never") is no Matcher at all: the phrases it spells join the
+LOWER PhraseMatcher (``literal_phrases``; one whose first word must open a
+sentence is checked on the hit). Patterns with no literal token
+run over every document, as before.
 
 The result is the same set of matches the plain Matcher would return.
 Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
 costs one hash pass per attribute, whatever the size of the lexicon.
 """
 
+from itertools import product
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -55,6 +59,7 @@ SHAPE_COST = 50  # a shape ("dddd") stands for many words
 FUNCTION_WORD_COST = 1000  # "in", "the", "were", "-": in nearly every sentence
 CAPITALISED_FUNCTION_WORD_COST = 100  # "Were", "Should": mostly at a sentence start
 UNBOUNDED = ("*", "+")
+LITERAL_PHRASE_LIMIT = 5000  # word sequences a literal pattern may spell and still be matched as phrases
 
 
 def _literal_values(constraint: Any) -> Optional[Tuple[str, ...]]:
@@ -99,6 +104,37 @@ def choose_anchor(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[str, Tupl
     return best[1:] if best is not None else None
 
 
+def literal_phrases(pattern: Sequence[Dict[str, Any]]) -> Optional[List[Tuple[str, ...]]]:
+    """The word sequences a token pattern matches, when every token of it asks for its LOWER to be one literal
+    word or one of a bare ``IN`` list of words written in lower case (no operator, no other attribute), and they
+    are no more than ``LITERAL_PHRASE_LIMIT``; else None. On LOWER, a PhraseMatcher finds exactly these where the
+    Matcher finds the pattern (a word with a capital, which no token's LOWER equals, is never made a phrase)."""
+    choices = []
+    for token in pattern:
+        if set(token) != {"LOWER"}:
+            return None
+        values = _literal_values(token["LOWER"])
+        if values is None or not all(value and value == value.lower() for value in values):
+            return None
+        choices.append(sorted(set(values)))
+    count = 1
+    for choice in choices:
+        count *= len(choice)
+    if not choices or not 0 < count <= LITERAL_PHRASE_LIMIT:
+        return None
+    return list(product(*choices))
+
+
+def sentence_start_phrases(pattern: Sequence[Dict[str, Any]]) -> Optional[List[Tuple[str, ...]]]:
+    """The word sequences of a pattern that ``literal_phrases`` would take but for ``IS_SENT_START: true`` on its
+    first token (a participle opening a sentence): phrases whose first token is then checked to open a sentence,
+    as the Matcher checks it (``Token.is_sent_start`` is True)."""
+    if not pattern or pattern[0].get("IS_SENT_START") is not True:
+        return None
+    first = {attr: value for attr, value in pattern[0].items() if attr != "IS_SENT_START"}
+    return literal_phrases([first, *pattern[1:]])
+
+
 def _shape_word(shape: str) -> str:
     """A word whose spaCy shape is ``shape`` (``dddd`` -> ``1111``, ``Xxxx`` -> ``Aaaa``)."""
     return shape.replace("d", "1").replace("X", "A").replace("x", "a")
@@ -114,6 +150,7 @@ class AnchoredMatcher:
         self.active: List[PhraseMatcher] = []
         self.unanchored = Matcher(vocab)
         self.phrase_keys: Set[int] = set()
+        self.sentence_openers: Set[int] = set()  # phrase keys whose first token must open a sentence
         self.matchers: Dict[int, Matcher] = {}
         self.reach: Dict[int, Optional[int]] = {}
 
@@ -135,7 +172,18 @@ class AnchoredMatcher:
         self._add_anchor("LOWER", key, phrases)
 
     def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
-        """Add one token pattern under ``key``."""
+        """Add one token pattern under ``key``: a pattern of literal lower-case words only (``literal_phrases``)
+        as the phrases it spells, matched in the same LOWER pass as the phrase entries; any other anchored on its
+        rarest literal token."""
+        phrases = literal_phrases(pattern)
+        opening = sentence_start_phrases(pattern) if phrases is None else None
+        if phrases is not None or opening is not None:
+            key_hash = self.vocab.strings.add(key)
+            self.phrase_keys.add(key_hash)
+            if opening is not None:
+                self.sentence_openers.add(key_hash)
+            self._add_anchor("LOWER", key, [Doc(self.vocab, words=words) for words in phrases or opening])
+            return
         anchor = choose_anchor(pattern)
         if anchor is None:
             self.unanchored.add(key, [pattern])
@@ -176,18 +224,20 @@ class AnchoredMatcher:
         return windows
 
     def __call__(self, doc: Doc) -> List[Found]:
-        """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order."""
-        matches: Set[Found] = set(self.unanchored(doc)) if len(self.unanchored) else set()
+        """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order (a Doc no
+        anchor or phrase is found in costs the hash passes and nothing more)."""
+        found: List[Found] = self.unanchored(doc) if len(self.unanchored) else []
         hits: Dict[int, Set[int]] = {}
+        phrase_keys, exact_case, openers = self.phrase_keys, self.exact_case, self.sentence_openers
         for phrase_matcher in self.active:
             for key, start, end in phrase_matcher(doc):
-                if key in self.phrase_keys:
-                    matches.add((key, start, end))
-                elif key not in self.exact_case or doc[start].text in self.exact_case[key]:
+                if key in phrase_keys:
+                    if key not in openers or doc[start].is_sent_start is True:
+                        found.append((key, start, end))
+                elif key not in exact_case or doc[start].text in exact_case[key]:
                     hits.setdefault(key, set()).add(start)
         for key, positions in hits.items():
             matcher = self.matchers[key]
             for start, end in self._windows(doc, key, positions):
-                window = doc[start:end]
-                matches.update((k, start + s, start + e) for k, s, e in matcher(window))
-        return list(matches)
+                found += [(k, start + s, start + e) for k, s, e in matcher(doc[start:end])]
+        return list(set(found)) if len(found) > 1 else found

@@ -19,7 +19,8 @@ Doc whose tokens show it needs none of it is not even joined into its text (``pl
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from functools import partial
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IDX, ORTH
@@ -28,7 +29,7 @@ from spacy.tokens import Doc, Span
 from ..lexicon.entries import Entry
 from .reading import ASCII_MARKS, read
 from .sentences import sentences
-from .text import doc_text
+from .text import Beside, doc_text
 from .textmap import Edit, Shadow, applied, compose
 
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
@@ -162,11 +163,52 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
     return doc.char_span(start, end, label=span.label, alignment_mode="expand")
 
 
-SEEN_LIMIT = 200_000  # token texts kept by ``CaseForms.seen`` before it starts again
+SEEN_LIMIT = 200_000  # token texts kept by ``CaseForms.seen`` (and ``_HASHES``) before it starts again
 NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``_token_marks`` says of a token text, as bits
 # over a Doc's marks as bytes, one per token: a token that needs a shadow; a capital before a capital or apostrophe
 TOKEN_NEEDS = re.compile(b"[\x04-\x07]")
 CAPITAL_BEFORE_CAPITAL = re.compile(b"[\x02\x03](?=[\x01-\x03])")
+_ORTHS = Beside()
+_HASHES: Dict[int, int] = {}  # whether each token text seen so far holds a "#", by its hash (the same in any vocab)
+
+
+def doc_orths(doc: Doc, keep: bool = False) -> List[int]:
+    """A Doc's token orth ids: those a component before kept for it (``keep``: the lemmas component keeps them
+    for the cues and the strength words after it, one ``Doc.to_array`` per Doc in ``load()``'s pipeline), else
+    read now (and kept, with ``keep``; ``text.Beside`` keeps them for the most recent Docs only)."""
+    orths = _ORTHS.get(doc)
+    if orths is None:
+        orths = doc.to_array(ORTH).tolist()
+        if keep:
+            _ORTHS.keep(doc, orths)
+    return orths
+
+
+def may_hold_hash(doc: Doc) -> bool:
+    """Whether a Doc's text may hold a "#" (one of its token texts holds one: whitespace never does), as a markdown
+    heading needs, told from its tokens (``doc_orths``; each token text looked at once, kept by its hash in
+    ``_HASHES``) without joining its text."""
+    return any(_per_token_text(doc, _HASHES, _holds_hash))
+
+
+def _holds_hash(text: str) -> int:
+    """Whether a token text holds a "#" (1 or 0)."""
+    return int("#" in text)
+
+
+def _per_token_text(doc: Doc, known: Dict[int, int], look: Callable[[str], int]) -> List[int]:
+    """What ``look`` says of each token text of a Doc (``doc_orths``), each text looked at once while ``known``
+    keeps what was said by its hash (started again past ``SEEN_LIMIT`` texts)."""
+    orths = doc_orths(doc)
+    said = list(map(known.get, orths))
+    if None in said:
+        if len(known) >= SEEN_LIMIT:
+            known.clear()
+        strings = doc.vocab.strings
+        for i, orth in enumerate(orths):
+            if said[i] is None:
+                said[i] = known[orth] = look(strings[orth])
+    return said
 
 
 def _token_marks(text: str, forms: CaseForms) -> int:
@@ -188,17 +230,7 @@ def plain(doc: Doc, forms: CaseForms) -> bool:
     the whole text too, so this never says plain where ``normalise`` would change the text."""
     if not len(doc):
         return True
-    seen = forms.seen
-    orths = doc.to_array(ORTH).tolist()
-    marks = list(map(seen.get, orths))
-    if None in marks:
-        if len(seen) >= SEEN_LIMIT:
-            seen.clear()
-        strings = doc.vocab.strings
-        for i, orth in enumerate(orths):
-            if marks[i] is None:
-                marks[i] = seen[orth] = _token_marks(strings[orth], forms)
-    row = bytes(marks)
+    row = bytes(_per_token_text(doc, forms.seen, partial(_token_marks, forms=forms)))
     if TOKEN_NEEDS.search(row) is not None:
         return False
     return not any(not doc[joined.start()].whitespace_ for joined in CAPITAL_BEFORE_CAPITAL.finditer(row))

@@ -17,6 +17,7 @@ from typing import List, Optional, Sequence
 from spacy.tokens import Doc, Span, Token
 
 from ...lexicon.frozen import Entry
+from ...syntax.normalise import may_hold_hash
 from ...syntax.sense import holds_sense
 from ...syntax.text import doc_text
 from .component import register_factory
@@ -119,8 +120,9 @@ class AttributionDetector(CueDetector):
 
     def resolve(self, doc: Doc, cues: Sequence[Match], exclusions: Sequence[Match]) -> List[Match]:
         """Drop reporting words on a markdown heading line ("## Notes from Alice") first, reading the text once
-        (``Doc.text`` joins every token on each access: once per cue made long documents quadratic)."""
-        if cues:
+        (``Doc.text`` joins every token on each access: once per cue made long documents quadratic), and only when
+        a token holds the "#" a heading needs (``may_hold_hash``: most Docs are not joined at all)."""
+        if cues and may_hold_hash(doc):
             text = doc_text(doc)
             cues = [cue for cue in cues if not _in_heading(text, doc[cue.start].idx)]
         return super().resolve(doc, cues, exclusions)

@@ -172,16 +172,17 @@ class CueComponent(LexiconPipe):
         """Annotate one document with resolved cues of this component's classes."""
         lexicons = self.lexicons  # read and compiled here when neither initialized nor loaded
         read, shadow = reading(doc, self.case_forms, self.tokenizer)
-        found = self._resolve(read, lexicons)
         cues: List[Span] = []
         sources: List[Span] = []
-        for cue, entry_id, source in found:
+        for cue, source in self._resolve(read, lexicons):
             if shadow is not None:
-                cue, source = carry(doc, shadow, cue), source and carry(doc, shadow, source)
-            cues.append(Span(doc, cue.start, cue.end, label=cue.label, span_id=entry_id))
+                carried = carry(doc, shadow, cue)
+                cue = Span(doc, carried.start, carried.end, label=cue.label, span_id=cue.id)
+                source = source and carry(doc, shadow, source)
+            cues.append(cue)
             if source is not None:
-                sources.append(Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cues[-1]),
-                                    span_id=entry_id))
+                sources.append(Span(doc, source.start, source.end, label=SOURCE_LABEL, kb_id=source_link(cue),
+                                    span_id=cue.id))
         self._write(doc, cues, sources, lexicons)
         return doc
 
@@ -195,8 +196,9 @@ class CueComponent(LexiconPipe):
         return any(label in parsed and not is_exclusion
                    for label, _, is_exclusion in (self.entries[key] for key, _, _ in self.matcher(read)))
 
-    def _resolve(self, doc: Doc, lexicons: LexiconSet) -> List[Tuple[Span, str, Optional[Span]]]:
-        """Each resolved cue of ``doc`` (the Doc itself or its shadow) with its entry id and speaker span."""
+    def _resolve(self, doc: Doc, lexicons: LexiconSet) -> List[Tuple[Span, Optional[Span]]]:
+        """Each resolved cue of ``doc`` (the Doc itself or its shadow), labelled with its class and carrying its
+        entry id as ``span.id_``, with its speaker span."""
         raw: Dict[str, Tuple[List[Match], List[Match]]] = {}
         for key, start, end in self.matcher(doc):
             label, _, is_exclusion = self.entries[key]
@@ -206,11 +208,13 @@ class CueComponent(LexiconPipe):
             bucket[is_exclusion].append(Match(start, end, key))
         found = []
         for detector_label, (candidates, exclusions) in raw.items():
+            if not candidates:
+                continue
             detector = self.detectors[detector_label]
             for start, end, key in detector.resolve(doc, candidates, exclusions):
                 label, entry_id, _ = self.entries[key]
-                cue = Span(doc, start, end, label=label)
-                found.append((cue, entry_id, detector.source_of(doc, cue, lexicons.get(entry_id))))
+                cue = Span(doc, start, end, label=label, span_id=entry_id)
+                found.append((cue, detector.source_of(doc, cue, lexicons.get(entry_id))))
         return found
 
     def _write(self, doc: Doc, cues: List[Span], sources: List[Span], lexicons: LexiconSet) -> None:
@@ -223,14 +227,17 @@ class CueComponent(LexiconPipe):
         Doc has cues, so that no read works out the unnarrowed ones instead).
         """
         mine = self.detectors
-        if self.spans_key in doc.spans:
-            cues += [s for s in doc.spans[self.spans_key] if s.label_ not in mine]
+        groups = doc.spans
+        if self.spans_key in groups:
+            cues += [s for s in groups[self.spans_key] if s.label_ not in mine]
         if len(cues) > 1:
             cues.sort(key=lambda s: (s.start, s.end, s.label_))
-        doc.spans[self.spans_key] = cues
-        if SOURCES_KEY in doc.spans:
-            sources += [s for s in doc.spans[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
-        doc.spans[SOURCES_KEY] = sorted(sources, key=lambda s: (s.start, s.end))
+        groups[self.spans_key] = cues
+        if SOURCES_KEY in groups:
+            sources += [s for s in groups[SOURCES_KEY] if s.id_.split(":", 1)[0].upper() not in mine]
+        if len(sources) > 1:
+            sources.sort(key=lambda s: (s.start, s.end))
+        groups[SOURCES_KEY] = sources
         forget_scopes(doc, SCOPES_KEY)
         if self.scope_style is not None:
             scopes = narrowed_scope_spans(doc, cues, sources, self.scope_style)

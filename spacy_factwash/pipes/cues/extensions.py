@@ -71,9 +71,13 @@ def scopes_of(doc: Doc, spans_key: str = CUES_KEY, sources_key: str = SOURCES_KE
 
 
 def forget_scopes(doc: Doc, scopes_key: str = SCOPES_KEY) -> None:
-    """Drop a Doc's scopes (its cues changed): they are worked out again when next read."""
-    doc.spans.pop(scopes_key, None)
-    _UNSCOPED.discard(doc)
+    """Drop a Doc's scopes (its cues changed): they are worked out again when next read. (Asked before it is
+    dropped: ``SpanGroups.pop`` of a missing key raises and catches a KeyError, and ``WeakSet.discard`` makes a
+    weak reference, on every Doc the cue component annotates.)"""
+    if scopes_key in doc.spans:
+        del doc.spans[scopes_key]
+    if _UNSCOPED:
+        _UNSCOPED.discard(doc)
 
 
 def _first_at(group, start: int) -> int:

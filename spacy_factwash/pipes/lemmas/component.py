@@ -19,7 +19,7 @@ from typing import Callable, Dict, Mapping, Optional
 
 import numpy
 import srsly
-from spacy.attrs import LEMMA, ORTH
+from spacy.attrs import LEMMA
 from spacy.language import Language
 from spacy.lookups import load_lookups
 from spacy.pipeline.lemmatizer import lemmatizer_score
@@ -27,6 +27,7 @@ from spacy.tokens import Doc
 
 from ...lexicon.frozen import LexiconSet, sha256
 from ...lexicon.sets import LEMMA_FILE, LEMMAS
+from ...syntax.normalise import doc_orths
 from ..base import LexiconPipe
 
 TABLE = "lemma_lookup"
@@ -75,7 +76,7 @@ class LookupLemmas(LexiconPipe):
         get = self.lemma_ids.get  # the table read here at the first document, empty or not, when it was not
         if not len(doc):
             return doc
-        orths = doc.to_array(ORTH).tolist()
+        orths = doc_orths(doc, keep=True)  # read once per Doc for the lemmas, the cues and the strength words
         if self.overwrite or not doc.has_annotation("LEMMA"):
             lemmas = [get(orth, orth) for orth in orths]
         else:

@@ -133,16 +133,22 @@ class StrengthComponent(LexiconPipe):
         text as a reader sees it: ``syntax/normalise.py``)."""
         version = self.lexicon_version  # the lexicon read and compiled here when neither initialized nor loaded
         read, shadow = reading(doc, self.case_forms, self.tokenizer)
-        raw: Dict[str, Tuple[List[Match], List[Match]]] = {label: ([], []) for label in self.labels}
+        raw: Dict[str, Tuple[List[Match], List[Match]]] = {}
         for key, start, end in self.matcher(read):
             label, is_exclusion = self.entries[key]
-            raw[label][is_exclusion].append(Match(start, end, key))
+            bucket = raw.get(label)
+            if bucket is None:
+                bucket = raw[label] = ([], [])
+            bucket[is_exclusion].append(Match(start, end, key))
         spans = []
-        for label, (candidates, exclusions) in raw.items():
+        for label, (candidates, exclusions) in raw.items():  # each class's survivors overlap none of its own
             for start, end, key in self.classes[label].resolve(read, candidates, exclusions) if candidates else ():
-                span = read[start:end] if shadow is None else carry(doc, shadow, read[start:end])
-                spans.append(Span(doc, span.start, span.end, label=label, span_id=key))
-        spans.sort(key=lambda s: (s.start, s.end, s.label_))
+                if shadow is not None:
+                    carried = carry(doc, shadow, read[start:end])
+                    start, end = carried.start, carried.end
+                spans.append(Span(doc, start, end, label=label, span_id=key))
+        if len(spans) > 1:
+            spans.sort(key=lambda s: (s.start, s.end, s.label_))
         doc.spans[self.spans_key] = spans
         doc.user_data[STRENGTH_VERSION_KEY] = version
         doc.user_data[MODAL_REACH_KEY] = self.modal_reach

@@ -125,14 +125,17 @@ class TokenView:
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
+        """The view of a Doc's tokens (read from one ``Doc.to_array``; the parse's clause heads when it has one)."""
         if not len(doc):
             return cls([], [], [], [], [], [])
         function = clause_words().function
-        rows = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE]).tolist()
+        # one column per attribute: one pass each, no list made per token
+        orth, lower, punct, number, space, title = doc.to_array(
+            [ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE]).T.tolist()
         finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())
-        return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
-                   [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows], [bool(r[3]) for r in rows],
-                   [bool(r[5]) for r in rows], finite, joins, [bool(r[4]) for r in rows])
+        plain = [not (p or n or s or w in function) for w, p, n, s in zip(lower, punct, number, space)]
+        return cls(orth, lower, list(map(bool, punct)), plain, list(map(bool, number)), list(map(bool, title)), finite,
+                   joins, list(map(bool, space)))
 
 
 SUBJECTS = frozenset({"nsubj", "csubj", "expl"})  # UD subject relations (subtypes such as nsubj:pass included)

@@ -20,7 +20,6 @@ import warnings
 from functools import cached_property, partial
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from spacy.attrs import IS_ALPHA, LIKE_NUM
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -209,7 +208,7 @@ class CompareComponent(LexiconPipe):
         changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
-        empty = not memory.to_array([IS_ALPHA, LIKE_NUM]).any()  # no word and no number: nothing was kept
+        empty = not memory_claims.clauses.view.any_word(0, len(memory))  # no word and no number: nothing was kept
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),

@@ -160,9 +160,21 @@ class CompareComponent(LexiconPipe):
         return [change for changes in found for change in changes]
 
     def compare(self, source: Doc, memory: Doc) -> Report:
-        """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
+        """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy. The claims read
+        here are this call's alone: their caches (whose claim records point back at them) are emptied when it ends,
+        so they and their Docs are freed at once, not left as cycles for the garbage collector."""
         evidentials = self.evidentials
-        return self.compare_reading(source, memory, lambda doc, side: self._claims(doc, evidentials), evidentials)
+        made: List[DocClaims] = []
+
+        def claims_of(doc: Doc, side: str) -> DocClaims:
+            made.append(self._claims(doc, evidentials))
+            return made[-1]
+
+        try:
+            return self.compare_reading(source, memory, claims_of, evidentials)
+        finally:
+            for claims in made:
+                claims.cache.clear()
 
     def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims],
                         evidentials: Optional[FrozenSet[str]] = None) -> Report:

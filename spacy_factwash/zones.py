@@ -76,5 +76,5 @@ def annotated(nlp: Language, texts: Sequence[str]) -> Iterator[List[Doc]]:
             else:
                 tokenized.append(text)
         _WARMED[nlp] = added
-        with zone(nlp):
-            yield list(nlp.pipe(tokenized))
+        with zone(nlp):  # a Doc at a time: a call's few Docs are no batch (``nlp.pipe``'s generators cost more)
+            yield [nlp(doc) for doc in tokenized]

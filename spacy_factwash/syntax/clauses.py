@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from spacy.attrs import IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM, LOWER, ORTH
+from spacy.attrs import IS_ALPHA, IS_CURRENCY, IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM, LOWER, ORTH
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
@@ -111,7 +111,8 @@ class TokenView:
     as hashes), whether it is punctuation, a number, title-cased or a space, whether it can be a content word (not
     a function word, punctuation, a space or a number), and,
     when the Doc has a dependency parse, whether it heads a clause of its own (a verb with a subject:
-    "..., and Bob left early") or coordinates one (the "and" before it)."""
+    "..., and Bob left early") or coordinates one (the "and" before it); and, for the gate's claims (read in the
+    same array), whether it is alphabetic or a currency sign."""
 
     orth: List[int]
     lower: List[int]
@@ -122,17 +123,26 @@ class TokenView:
     finite: FrozenSet[int] = frozenset()
     joins_clause: FrozenSet[int] = frozenset()
     space: List[bool] = field(default_factory=list)
+    alpha: List[bool] = field(default_factory=list)
+    currency: List[bool] = field(default_factory=list)
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
+        """The view of a Doc's tokens (read from one ``Doc.to_array``; the parse's clause heads when it has one)."""
         if not len(doc):
             return cls([], [], [], [], [], [])
         function = clause_words().function
-        rows = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE]).tolist()
+        # one column per attribute: one pass each, no list made per token
+        orth, lower, punct, number, space, title, alpha, currency = doc.to_array(
+            [ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE, IS_ALPHA, IS_CURRENCY]).T.tolist()
         finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())
-        return cls([r[0] for r in rows], [r[1] for r in rows], [bool(r[2]) for r in rows],
-                   [not (r[2] or r[3] or r[4] or r[1] in function) for r in rows], [bool(r[3]) for r in rows],
-                   [bool(r[5]) for r in rows], finite, joins, [bool(r[4]) for r in rows])
+        plain = [not (p or n or s or w in function) for w, p, n, s in zip(lower, punct, number, space)]
+        return cls(orth, lower, list(map(bool, punct)), plain, list(map(bool, number)), list(map(bool, title)), finite,
+                   joins, list(map(bool, space)), list(map(bool, alpha)), list(map(bool, currency)))
+
+    def any_word(self, start: int, end: int) -> bool:
+        """Whether a token range holds a word or a number (an alphabetic or number-like token)."""
+        return any(self.alpha[i] or self.number[i] for i in range(start, end))
 
 
 SUBJECTS = frozenset({"nsubj", "csubj", "expl"})  # UD subject relations (subtypes such as nsubj:pass included)

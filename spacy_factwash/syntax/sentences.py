@@ -21,11 +21,13 @@ def sentencizer_only(nlp: Language):
 
 def sentences(doc: Doc) -> List[Span]:
     """A Doc's sentences, or the whole Doc as one when no component set boundaries."""
-    if not len(doc):
+    length = len(doc)
+    if not length:
         return []
     if "sents" in doc.user_hooks:
         return list(doc.sents)
-    if not doc.has_annotation("SENT_START"):
-        return [doc[:]]
-    starts = [0] + ((doc.to_array(SENT_START)[1:] == 1).nonzero()[0] + 1).tolist()
-    return [Span(doc, start, end) for start, end in zip(starts, starts[1:] + [len(doc)])]
+    # a Doc with no start set past its first token (no boundaries) gives the one span the whole Doc is; the flags
+    # as a list: a Doc is mostly a few tokens, where numpy's steps cost more than the loop
+    flags = doc.to_array(SENT_START).tolist()
+    starts = [0] + [i for i in range(1, length) if flags[i] == 1]
+    return [Span(doc, start, end) for start, end in zip(starts, starts[1:] + [length])]

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence
 
-from spacy.attrs import IS_CURRENCY, LIKE_NUM, LOWER
 from spacy.language import Language
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
@@ -303,15 +302,12 @@ def _marked(doc: Doc, spans: Sequence[Span]) -> List[bool]:
     return marked
 
 
-def _units(doc: Doc) -> List[bool]:
-    """Which tokens are a value's unit ("$", "%", "percent" or "dollars" right after a number): part of the value,
-    not of what the claim is about."""
-    if not len(doc):
-        return []
-    words, percent = unit_hashes(), get_string_id("%")
-    rows = doc.to_array([IS_CURRENCY, LIKE_NUM, LOWER]).tolist()
-    return [bool(currency) or lower == percent or (i > 0 and bool(rows[i - 1][1]) and lower in words)
-            for i, (currency, _, lower) in enumerate(rows)]
+def _units(view: TokenView) -> List[bool]:
+    """Which tokens of a Doc (its ``view``) are a value's unit ("$", "%", "percent" or "dollars" right after a
+    number): part of the value, not of what the claim is about."""
+    words, percent, number = unit_hashes(), get_string_id("%"), view.number
+    return [currency or lower == percent or (i > 0 and number[i - 1] and lower in words)
+            for i, (currency, lower) in enumerate(zip(view.currency, view.lower))]
 
 
 def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[Reading] = None,
@@ -321,7 +317,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[
     speakers = list(doc.spans.get(SOURCES_KEY, []))
     clauses = doc_clauses(doc, cues, speakers)
     marked = _marked(doc, speakers)  # cue words are content for alignment ("90 days" / "for 90 days"); speakers are not
-    valued = _units(doc)
+    valued = _units(clauses.view)
     claims: List[Claim] = []
     by_clause: Dict[tuple, Claim] = {}
     sents = clauses.sentence_spans
@@ -356,7 +352,7 @@ def build_claims(doc: Doc, key: KeyOf, words: Sequence[Word], reading: Optional[
             sentence_cues.setdefault(found[0], []).append(cue)
     unclaimed = []
     for s, sentence in enumerate(sents):
-        if s in claimed or not any(token.is_alpha or token.like_num for token in sentence):
+        if s in claimed or not clauses.view.any_word(sentence.start, sentence.end):
             continue
         if any(clauses.bind(cue) for cue in sentence_cues.get(s, [])):
             continue

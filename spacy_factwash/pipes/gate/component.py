@@ -20,7 +20,6 @@ import warnings
 from functools import cached_property, partial
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from spacy.attrs import IS_ALPHA, LIKE_NUM
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -161,9 +160,21 @@ class CompareComponent(LexiconPipe):
         return [change for changes in found for change in changes]
 
     def compare(self, source: Doc, memory: Doc) -> Report:
-        """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy."""
+        """Claims of both Docs, alignment, the checks on aligned claims, and the verdict policy. The claims read
+        here are this call's alone: their caches (whose claim records point back at them) are emptied when it ends,
+        so they and their Docs are freed at once, not left as cycles for the garbage collector."""
         evidentials = self.evidentials
-        return self.compare_reading(source, memory, lambda doc, side: self._claims(doc, evidentials), evidentials)
+        made: List[DocClaims] = []
+
+        def claims_of(doc: Doc, side: str) -> DocClaims:
+            made.append(self._claims(doc, evidentials))
+            return made[-1]
+
+        try:
+            return self.compare_reading(source, memory, claims_of, evidentials)
+        finally:
+            for claims in made:
+                claims.cache.clear()
 
     def compare_reading(self, source: Doc, memory: Doc, claims_of: Callable[[Doc, str], DocClaims],
                         evidentials: Optional[FrozenSet[str]] = None) -> Report:
@@ -209,7 +220,7 @@ class CompareComponent(LexiconPipe):
         changes = _once(changes)
         verdict_changes = [c for c in changes if c.type in CHANGE_TYPES]
         notes = [c for c in changes if c.type in INFORMATIONAL_TYPES]
-        empty = not memory.to_array([IS_ALPHA, LIKE_NUM]).any()  # no word and no number: nothing was kept
+        empty = not memory_claims.clauses.view.any_word(0, len(memory))  # no word and no number: nothing was kept
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),

@@ -98,7 +98,8 @@ class Gate:
     def gate_batch(self, batch: List[Tuple[Tuple[str, str], object]]) -> List[Tuple[Report, object]]:
         """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it. A text
         the batch holds more than once (one source, several memories made from it) is annotated and read into
-        claims once per side: comparing reads Docs and claims and changes neither."""
+        claims once per side: comparing reads Docs and claims and changes neither (the claims' caches are emptied
+        when the batch ends)."""
         texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
         sides: Dict[str, ReadText] = {text: read_text(text) for text in texts}
         with zone(self.nlp):
@@ -110,6 +111,10 @@ class Gate:
                     read[id(doc), side] = self.component.claims(doc)
                 return read[id(doc), side]
 
-            return [(on_original(self.component.compare_reading(docs[source], docs[memory], claims_of),
-                                 sides[source], sides[memory]), context)
-                    for (source, memory), context in batch]
+            try:
+                return [(on_original(self.component.compare_reading(docs[source], docs[memory], claims_of),
+                                     sides[source], sides[memory]), context)
+                        for (source, memory), context in batch]
+            finally:  # the claims' records point back at them: emptied, the batch's Docs go with it, not with the GC
+                for claims in read.values():
+                    claims.cache.clear()

@@ -87,10 +87,11 @@ class GateWords:
             by_label.setdefault(entries[key].label, []).append(Match(start, end, key))
         found = []
         for matches in by_label.values():
-            for m in matches if len(matches) == 1 else longest_first(matches):
-                span = Span(read, m.start, m.end)
+            for start, end, key in matches if len(matches) == 1 else longest_first(matches):
+                span = Span(read, start, end)
                 if shadow is not None:
                     span = carry(doc, shadow, span)
-                found.append((span.start, span.end, len(found), Word(span, entries[m.key])))
+                    start, end = span.start, span.end
+                found.append((start, end, len(found), Word(span, entries[key])))
         found.sort()  # in text order; words of one stretch in the order found
         return [word for _, _, _, word in found]

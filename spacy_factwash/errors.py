@@ -25,3 +25,17 @@ class FactwashError(Exception):
 
     def __str__(self) -> str:
         return f"[{self.code}] {self.message}"
+
+
+class BatchSizeError(FactwashError, ValueError):
+    """A batch size that is not a whole number of at least 1 (every runner takes one: the gate, ``annotate``)."""
+
+    code = "E041"
+
+
+def batch_size_of(batch_size, caller: str) -> int:
+    """``batch_size`` when it is a whole number of at least 1, else a ``BatchSizeError`` naming ``caller``: a
+    batch of none would end the stream at once and drop every item unread."""
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise BatchSizeError(f"{caller}: batch_size must be a whole number of at least 1, got {batch_size!r}")
+    return batch_size

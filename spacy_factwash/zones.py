@@ -24,6 +24,7 @@ word it knows is read at the speed of a warm pipeline. Only the tokenizer runs o
 forgotten when it ends.
 """
 
+import re
 import threading
 from contextlib import contextmanager
 from typing import Iterator, List, Sequence
@@ -37,6 +38,8 @@ _GUARD = threading.Lock()
 _PRIMED: "WeakSet[Language]" = WeakSet()
 _WARMED: "WeakKeyDictionary[Language, int]" = WeakKeyDictionary()  # lexemes ``annotated`` added, by pipeline
 WARM_LEXEMES = 50_000  # the most lexemes ``annotated`` adds to a pipeline's vocabulary for good (about 0.55 kB each)
+LONGEST_KEPT_WORD = 64  # the longest word ``annotated`` keeps: at most about 1.2 kB a lexeme, 61 MB in all
+_LONG_RUN = re.compile(r"\S{%d}" % (LONGEST_KEPT_WORD + 1))
 
 
 def exclusive(nlp: Language) -> threading.RLock:
@@ -64,17 +67,23 @@ def annotated(nlp: Language, texts: Sequence[str]) -> Iterator[List[Doc]]:
     """The texts annotated by the pipeline inside ``zone(nlp)``, each tokenized before the zone while the lexemes
     this has added to the pipeline's vocabulary for good, with those the text could add (at most one per
     character), are within ``WARM_LEXEMES``, inside it past that (a text that is not a string is left to the
-    pipeline to refuse). The lexemes are counted here: spaCy's ``len(vocab)`` also counts every lexeme a zone made
-    and forgot."""
+    pipeline to refuse). A text with a run of more than ``LONGEST_KEPT_WORD`` characters without a space is always
+    tokenized inside the zone, so no word kept is longer: the budget bounds bytes, not only words. The lexemes are
+    counted here, after each text (a text that fails still counts what came before it): spaCy's ``len(vocab)`` also
+    counts every lexeme a zone made and forgot."""
     with exclusive(nlp):
         added, tokenized = _WARMED.get(nlp, 0), []
-        for text in texts:
-            if isinstance(text, str) and added + len(text) <= WARM_LEXEMES:
-                before = len(nlp.vocab)
-                tokenized.append(nlp.make_doc(text))
-                added += len(nlp.vocab) - before
-            else:
-                tokenized.append(text)
-        _WARMED[nlp] = added
+        try:
+            for text in texts:
+                if isinstance(text, str) and added + len(text) <= WARM_LEXEMES and _LONG_RUN.search(text) is None:
+                    before = len(nlp.vocab)
+                    try:
+                        tokenized.append(nlp.make_doc(text))
+                    finally:
+                        added += len(nlp.vocab) - before
+                else:
+                    tokenized.append(text)
+        finally:
+            _WARMED[nlp] = added
         with zone(nlp):  # a Doc at a time: a call's few Docs are no batch (``nlp.pipe``'s generators cost more)
             yield [nlp(doc) for doc in tokenized]

@@ -121,3 +121,30 @@ def test_a_mem0_configuration_that_is_not_json_is_named(tmp_path):
     line = one_error_line(run("review", "approve", "1", "--reviewer", "me", "--database", tmp_path / "db.sqlite",
                               "--mem0-config", tmp_path / "mem0.json", "--audit-log", tmp_path / "audit.jsonl"))
     assert "mem0.json: not a JSON file" in line
+
+
+@pytest.mark.parametrize("batch_size", [0, -3, 2.5, True, "8"])
+def test_a_batch_size_below_one_or_not_whole_is_refused_before_anything_is_read(tmp_path, batch_size):
+    """A batch of none ended the stream at once: ``Gate.pipe`` yielded nothing and ``annotate_file`` wrote an empty
+    file, every line dropped unread (and on workers it divided by zero). Each runner refuses it in one line, before
+    any output is made."""
+    from spacy_factwash.errors import BatchSizeError
+    from spacy_factwash.pipes.gate.gate import Gate
+    from spacy_factwash.run.annotate import annotate_file
+    from spacy_factwash.run.dask.corpus import annotate_corpus
+    from spacy_factwash.run.gate import gate_file
+
+    lines = write_lines(tmp_path / "in.jsonl", [{"id": 1, "text": "Bob said build 1 broke."}])
+    pairs = write_lines(tmp_path / "pairs.jsonl", [PAIR])
+    nlp = spacy_factwash.default_pipeline()
+    calls = {
+        "Gate.pipe": lambda: list(Gate(nlp).pipe([(PAIR["source"], PAIR["memory"])], batch_size=batch_size)),
+        "annotate_file": lambda: annotate_file(lines, tmp_path / "out.jsonl", max_length=1000, batch_size=batch_size),
+        "gate_file": lambda: gate_file(pairs, tmp_path / "gated.jsonl", nlp, batch_size=batch_size),
+        "annotate_corpus": lambda: annotate_corpus([lines], tmp_path / "corpus", batch_size=batch_size),
+    }
+    for caller, call in calls.items():
+        with pytest.raises(BatchSizeError) as refused:
+            call()
+        assert str(refused.value).startswith(f"[E041] {caller}: batch_size must be a whole number of at least 1")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in.jsonl", "pairs.jsonl"]

@@ -62,23 +62,43 @@ import spacy_factwash
 from spacy_factwash.run.dask.stream import cluster_stream
 from spacy_factwash.run.dask.warm import Given
 from spacy_factwash.run.dask.worker import worker_plugin
+from spacy.language import Language
+
+@Language.component("users_own")
+def users_own(doc):
+    return doc
 
 def seen(name, batch):
     plugin = worker_plugin(name)
     return [(plugin.nlp.meta.get("held"), type(plugin.build).__name__) for _ in batch]
+
+def signal_seen(name, batch):
+    import signal
+    return [str(signal.getsignal(signal.SIGTERM)) for _ in batch]
+
+def on_term(*_):
+    pass
 
 if __name__ == "__main__":
     nlp = spacy_factwash.load()
     nlp.meta["held"] = "own"  # changed after it was built: the workers must have this pipeline
     if sys.argv[1] == "busy":
         threading.Thread(target=threading.Event().wait, daemon=True).start()
+    if sys.argv[1] == "user":  # a component of the user's, which may hold a file the copy lets go: pickled
+        nlp.add_pipe("users_own", first=True)
+    if sys.argv[1] == "signal":  # the caller's clean-up on SIGTERM is not a worker's
+        import signal
+        signal.signal(signal.SIGTERM, on_term)
+        print(*{item for _, results in cluster_stream(Given(nlp), signal_seen, range(2), batch_size=1, n_workers=1)
+                for item in results})
+        sys.exit(0)
     print(*{item for _, results in cluster_stream(Given(nlp), seen, range(4), batch_size=2, n_workers=2)
             for item in results})
 """
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is how workers start on Linux")
-@pytest.mark.parametrize("state,build", [("alone", "Inherited"), ("busy", "Given")])
+@pytest.mark.parametrize("state,build", [("alone", "Inherited"), ("busy", "Given"), ("user", "Given")])
 def test_the_workers_gate_on_the_callers_own_pipeline_inherited_or_unpickled(tmp_path, state, build):
     script = tmp_path / "held.py"
     script.write_text(HELD_BY_WORKER)
@@ -86,6 +106,16 @@ def test_the_workers_gate_on_the_callers_own_pipeline_inherited_or_unpickled(tmp
                           cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == f"('own', '{build}')"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is how workers start on Linux")
+def test_a_worker_of_a_copied_server_runs_none_of_the_callers_signal_handlers(tmp_path):
+    script = tmp_path / "held.py"
+    script.write_text(HELD_BY_WORKER)
+    done = subprocess.run([sys.executable, str(script), "signal"], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "0"  # SIG_DFL: the copy set the caller's handler back
 
 
 def test_a_worker_of_a_warmed_server_annotates_as_a_fresh_pipeline_does(tmp_path):

@@ -3,13 +3,15 @@
 import random
 import string
 
+import pytest
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 import spacy_factwash
 from spacy_factwash import inspect
 from spacy_factwash.pipes.gate.gate import Gate
-from spacy_factwash.zones import WARM_LEXEMES
+from spacy_factwash.zones import _WARMED, LONGEST_KEPT_WORD, WARM_LEXEMES, annotated
 
 from properties import properties
 
@@ -55,3 +57,29 @@ def test_a_pair_tokenized_before_the_zone_gets_the_report_it_gets_tokenized_insi
     gate = Gate(spacy_factwash.default_pipeline())
     [(zoned, _)] = gate.gate_batch([((source, memory), None)])
     assert inspect(source, memory).to_dict() == zoned.to_dict()
+
+
+def test_a_word_longer_than_the_longest_kept_is_never_kept():
+    """A text with a run of more than ``LONGEST_KEPT_WORD`` characters without a space is tokenized inside the
+    zone: its words are forgotten with it, so the budget bounds bytes kept, not only words (a long made-up word
+    would otherwise keep its characters for good, however few words the budget counted)."""
+    nlp = spacy_factwash.load()
+    inspect("Someone said the ice rose.", "The ice rose.", nlp=nlp)
+    long_word, short_word = "q" * (LONGEST_KEPT_WORD + 1), "z" * LONGEST_KEPT_WORD
+    inspect(f"Someone said the {long_word} rose.", "The ice rose.", nlp=nlp)
+    assert long_word not in nlp.vocab.strings and "someone" in nlp.vocab.strings
+    inspect(f"Someone said the {short_word} rose.", "The ice rose.", nlp=nlp)
+    assert short_word in nlp.vocab.strings
+
+
+def test_words_a_failing_text_kept_are_counted():
+    """A text the pipeline refuses (longer than its ``max_length``) after one that added words: the words the
+    first kept are counted against the budget all the same, so refused calls cannot grow the vocabulary past it."""
+    nlp = spacy_factwash.load(max_length=1_000)
+    rng = random.Random(5)
+    words = novel_words(rng, 50)
+    before = lexemes(nlp)
+    with pytest.raises(ValueError):
+        with annotated(nlp, [words, "y " * 600]):
+            pass
+    assert lexemes(nlp) - before == _WARMED[nlp] >= 50

@@ -14,6 +14,7 @@ from typing import Callable, Dict, Iterable, Optional, Tuple, Union
 from spacy.language import Language
 
 from ..api import DEFAULT_MAX_LENGTH, load
+from ..errors import batch_size_of
 from ..executors import Executor
 from ..io.inputs import InputLine, input_file, read_inputs
 from ..io.outputs import atomic_output
@@ -74,6 +75,7 @@ def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch
     ``n_process`` > 1 the Dask executor: a local cluster of that many worker processes, the ``dask`` extra),
     which builds the pipeline once per process; records come back in input order.
     """
+    batch_size_of(batch_size, "annotate_file")
     input_file(input_path)
     if lexicon_dir is not None:
         load_lexicons(lexicon_dir)

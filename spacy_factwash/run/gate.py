@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, NamedTuple, Optional
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..errors import FactwashError
+from ..errors import FactwashError, batch_size_of
 from ..executors import Executor
 from ..io.inputs import PairLine, input_file, read_pairs
 from ..io.outputs import atomic_output, check_output, write_text
@@ -174,6 +174,7 @@ def gate_file(input_path: Path, output_path: Path, nlp: Language, *, resume: boo
     """Gate every pair of ``input_path`` into ``output_path`` (with ``resume``, only the lines it does not answer
     yet); raises ``OutputError`` or ``ResumeMismatch`` before anything is written when the output must not be
     written. ``executor`` and ``n_process`` as for ``gated_pairs``."""
+    batch_size_of(batch_size, "gate_file")
     input_file(input_path)
     summary = GateSummary()
     settings = dict(skip_bad_lines=skip_bad_lines, batch_size=batch_size, n_process=n_process, executor=executor,

@@ -9,6 +9,7 @@ for a bounded number of recent Docs, what a component read from a Doc's
 tokens for the components after it (``normalise.doc_orths``).
 """
 
+import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 from weakref import WeakKeyDictionary, ref
 
@@ -36,6 +37,7 @@ class Beside:
         self._entries: Dict[int, Tuple[ref, int, Any]] = {}
         self._ring: List[Optional[int]] = [None] * limit
         self._next = 0
+        self._lock = threading.Lock()
 
     def get(self, doc: Doc) -> Optional[Any]:
         """The value kept for this Doc while its length is the one it was kept at, else None."""
@@ -48,11 +50,12 @@ class Beside:
         """Keep ``value`` for this Doc at its present length (dropping the entry kept ``limit`` Docs ago) and give
         it back."""
         key = id(doc)
-        at = self._next
-        old = self._ring[at]
-        if old is not None and old != key:
-            self._entries.pop(old, None)
-        self._ring[at] = key
-        self._next = (at + 1) % len(self._ring)
-        self._entries[key] = (ref(doc), len(doc), value)
+        with self._lock:  # threads keeping at once must not take one slot (an entry no slot would ever drop)
+            at = self._next
+            old = self._ring[at]
+            if old is not None and old != key:
+                self._entries.pop(old, None)
+            self._ring[at] = key
+            self._next = (at + 1) % len(self._ring)
+            self._entries[key] = (ref(doc), len(doc), value)
         return value

@@ -27,7 +27,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from ...errors import FactwashError
+from ...errors import FactwashError, batch_size_of
 from ...executors import executor_for
 from ...syntax.text import doc_text
 from ...zones import annotated, zone
@@ -86,6 +86,7 @@ class Gate:
         """Gate (source, memory) pairs in batches, in order; with ``as_tuples``, items are ((source, memory),
         context) and results (report, context). ``n_process`` > 1 hands the batches to ``executor`` (default: the
         executor registered as ``"dask"``, a local cluster of that many worker processes)."""
+        batch_size = batch_size_of(batch_size, "Gate.pipe")
         items = (item if as_tuples else (item, None) for item in pairs)
         if n_process > 1:
             results = (executor or executor_for("dask")).gate(self.nlp, items, batch_size=batch_size,

@@ -19,6 +19,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set
 from spacy.language import Language
 
 from ...api import DEFAULT_MAX_LENGTH
+from ...errors import batch_size_of
 from ...io.outputs import OutputError, atomic_output
 from ...io.strict_json import dumps, loads
 from ...io.textfile import line_count
@@ -141,6 +142,7 @@ def run_corpus(work: Work, inputs: Sequence[Path], out_dir: Path, build: Callabl
     (``OutputLocked``)."""
     from .worker import partition_task, with_pipeline
 
+    batch_size_of(batch_size, f"{kind}_corpus")
     inputs = [Path(p) for p in inputs]
     missing = [str(p) for p in inputs if not p.is_file()]
     if missing:

@@ -75,6 +75,32 @@ def let_go_all_but(keep: list) -> None:
 
 
 FORK_SERVER_STATE = ("_forkserver_address", "_forkserver_alive_fd", "_forkserver_pid", "_lock")
+# libraries that run native threads Python does not count (OpenMP pools, gRPC): a copy of a process that holds them
+# may hang; the server is spawned afresh instead
+NATIVE_THREADS = ("torch", "tensorflow", "jax", "tokenizers", "grpc", "onnxruntime")
+
+
+def _copyable() -> bool:
+    """Whether this process can be copied into a fork server: no other Python thread, and none of the libraries
+    that run threads of their own (``NATIVE_THREADS``) imported."""
+    import threading
+
+    return threading.active_count() == 1 and not any(name in sys.modules for name in NATIVE_THREADS)
+
+
+def _as_started() -> None:
+    """What the copied server does first: signal handlers this process installed back to their defaults (a worker
+    forked from it must not run the caller's clean-up on a signal) and ``WARM_ENV`` out of its environment."""
+    import signal
+
+    for number in signal.valid_signals():
+        try:
+            handler = signal.getsignal(number)
+        except (OSError, ValueError):
+            continue
+        if callable(handler) and handler is not signal.default_int_handler:
+            signal.signal(number, signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL)
+    os.environ.pop(WARM_ENV, None)
 
 
 def fork_server_here(preload: list, warm: bool = False) -> bool:
@@ -84,12 +110,13 @@ def fork_server_here(preload: list, warm: bool = False) -> bool:
     ``authkey``, which later Pythons add). The copy keeps only its standard streams and the server's two ends
     (``let_go_all_but``), warms the default pipeline with ``warm`` (``warm.warm``: its module may be imported here
     already) and runs the server's ``main`` on ``preload``, as a spawned server does; True when it started."""
+    import gc
     import socket
-    import threading
+    import warnings
     from multiprocessing import connection, forkserver, resource_tracker, util
 
     server = getattr(forkserver, "_forkserver", None)
-    if (threading.active_count() > 1 or not all(hasattr(server, name) for name in FORK_SERVER_STATE)
+    if (not _copyable() or not all(hasattr(server, name) for name in FORK_SERVER_STATE)
             or hasattr(server, "_forkserver_authkey") or server._forkserver_pid is not None):
         return False
     resource_tracker.ensure_running()
@@ -100,17 +127,29 @@ def fork_server_here(preload: list, warm: bool = False) -> bool:
         os.chmod(address, 0o600)
     listener.listen()
     alive_r, alive_w = os.pipe()
-    for stream in (sys.stdout, sys.stderr):
-        if stream is not None:
-            stream.flush()
-    pid = os.fork()
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+        with warnings.catch_warnings():  # Python 3.12+ warns of threads it counts that are none of Python's
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:  # no memory to fork, a closed output: the server is spawned afresh instead
+        for end in (alive_r, alive_w):
+            os.close(end)
+        listener.close()
+        if not util.is_abstract_socket_namespace(address):
+            os.unlink(address)
+        return False
     if pid == 0:  # the server: never returns into the caller's code
         code = 1
         try:
             os.close(alive_w)
             let_go_all_but([0, 1, 2, listener.fileno(), alive_r])
+            _as_started()
             if warm:
                 warm_pipeline()
+            gc.freeze()  # what the copy holds stays out of the workers' collections: its pages stay shared
             forkserver.main(listener.fileno(), alive_r, preload)
         except SystemExit:  # every client gone: the server's way to end
             code = 0

@@ -20,7 +20,7 @@ from ...pipes.names import COMPARE
 from ..annotate import DefaultPipeline
 from .cluster import LOCAL, ScaleError, client_for
 from .server import start_fork_server
-from .warm import Given, Inherited, holding
+from .warm import Given, Inherited, holding, inheritable
 
 TASK_LINES = 1024  # the fewest lines an annotate task carries (whole batches)
 
@@ -58,7 +58,7 @@ def cluster_stream(build: Callable[[], Language], task: Callable, items: Iterabl
     result) in input order. For a local cluster, the fork server its workers come from starts now, before the
     stream is read: warming the default pipeline when ``build`` is it, and holding a ``Given`` pipeline when the
     server is copied from this process now, so that the workers inherit it instead of unpickling it (``warm.py``)."""
-    if scheduler == LOCAL and isinstance(build, Given):
+    if scheduler == LOCAL and isinstance(build, Given) and inheritable(build.nlp):
         with holding(build.nlp) as token:
             if start_fork_server():
                 build = Inherited(token)

@@ -19,7 +19,9 @@ pickled to every worker, which unpickles it and warms its copy. When the
 fork server is copied from the caller at that moment (``server.py``), it is
 held under a token while the copy is made (``holding``), so the server and
 every worker forked from it have it, warm as the caller's is; the workers'
-build is then ``Inherited(token)``, and nothing is pickled.
+build is then ``Inherited(token)``, and nothing is pickled. Only a pipeline of
+spaCy's and this package's parts is inherited (``inheritable``): a user's
+component may hold a file the copy lets go.
 """
 
 import itertools
@@ -64,6 +66,14 @@ class Inherited:
             raise LookupError(f"this process holds no pipeline {self.token}: it is not forked from the server "
                               "copied from the caller that held it")
         return _held[self.token]
+
+
+def inheritable(nlp: Language) -> bool:
+    """Whether workers may inherit ``nlp`` from a copy of this process: its tokenizer and components are all
+    spaCy's or this package's. A component of the user's may hold a file, a socket or a lock that is let go in
+    the copy (``server.let_go_all_but``): pickled instead, it fails loudly or opens its own."""
+    parts = [nlp.tokenizer] + [component for _, component in nlp.pipeline]
+    return all(type(part).__module__.split(".")[0] in ("spacy", "spacy_factwash") for part in parts)
 
 
 @contextmanager

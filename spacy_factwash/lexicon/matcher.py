@@ -21,7 +21,8 @@ costs one hash pass per attribute, whatever the size of the lexicon.
 """
 
 from itertools import product
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
+from math import prod
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.matcher import Matcher, PhraseMatcher
@@ -117,10 +118,7 @@ def literal_phrases(pattern: Sequence[Dict[str, Any]]) -> Optional[List[Tuple[st
         if values is None or not all(value and value == value.lower() for value in values):
             return None
         choices.append(sorted(set(values)))
-    count = 1
-    for choice in choices:
-        count *= len(choice)
-    if not choices or not 0 < count <= LITERAL_PHRASE_LIMIT:
+    if not choices or not 0 < prod(len(choice) for choice in choices) <= LITERAL_PHRASE_LIMIT:
         return None
     return list(product(*choices))
 
@@ -133,6 +131,20 @@ def sentence_start_phrases(pattern: Sequence[Dict[str, Any]]) -> Optional[List[T
         return None
     first = {attr: value for attr, value in pattern[0].items() if attr != "IS_SENT_START"}
     return literal_phrases([first, *pattern[1:]])
+
+
+def by_class(found: Iterable[Found], classify: Callable[[int], Tuple[str, bool]]
+             ) -> Dict[str, Tuple[List[Match], List[Match]]]:
+    """Matches grouped by the class their key stands for (``classify``: key -> (class, is it an exclusion)),
+    candidates and exclusions apart; a class none of whose keys matched has no entry."""
+    grouped: Dict[str, Tuple[List[Match], List[Match]]] = {}
+    for key, start, end in found:
+        label, is_exclusion = classify(key)
+        bucket = grouped.get(label)
+        if bucket is None:
+            bucket = grouped[label] = ([], [])
+        bucket[is_exclusion].append(Match(start, end, key))
+    return grouped
 
 
 def _shape_word(shape: str) -> str:

@@ -38,13 +38,13 @@ from spacy.tokens import Doc, Span
 
 from ...lexicon.entries import Entry, user_entries
 from ...lexicon.frozen import LexiconSet
-from ...lexicon.matcher import AnchoredMatcher
+from ...lexicon.matcher import AnchoredMatcher, by_class
 from ...lexicon.sets import CUES, SENSE, SYNTAX
 from ...syntax.links import source_link
 from ...syntax.normalise import carry, case_forms, reading
 from ...syntax.scope import STYLES, narrowed_scope_spans
 from ..base import LexiconPipe
-from .detector import CueDetector, Match
+from .detector import CueDetector
 from .extensions import (
     CUES_KEY,
     DEFAULT_PREFIX,
@@ -199,15 +199,10 @@ class CueComponent(LexiconPipe):
     def _resolve(self, doc: Doc, lexicons: LexiconSet) -> List[Tuple[Span, Optional[Span]]]:
         """Each resolved cue of ``doc`` (the Doc itself or its shadow), labelled with its class and carrying its
         entry id as ``span.id_``, with its speaker span."""
-        raw: Dict[str, Tuple[List[Match], List[Match]]] = {}
-        for key, start, end in self.matcher(doc):
-            label, _, is_exclusion = self.entries[key]
-            bucket = raw.get(label)
-            if bucket is None:
-                bucket = raw[label] = ([], [])
-            bucket[is_exclusion].append(Match(start, end, key))
+        entries = self.entries
         found = []
-        for detector_label, (candidates, exclusions) in raw.items():
+        for detector_label, (candidates, exclusions) in by_class(
+                self.matcher(doc), lambda key: (entries[key][0], entries[key][2])).items():
             if not candidates:
                 continue
             detector = self.detectors[detector_label]

@@ -15,18 +15,18 @@ which reads the group on whatever span it is given.
 """
 
 from functools import partial
-from typing import Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, Mapping, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ...lexicon.entries import Entry
 from ...lexicon.frozen import LexiconSet
-from ...lexicon.matcher import AnchoredMatcher
+from ...lexicon.matcher import AnchoredMatcher, by_class
 from ...lexicon.sets import STRENGTH, STRENGTH_FILES, SYNTAX
 from ...syntax.normalise import carry, case_forms, reading
 from ..base import LexiconPipe
-from ..cues.detector import CueDetector, Match
+from ..cues.detector import CueDetector
 from ..cues.extensions import CUES_KEY, DEFAULT_PREFIX
 from ..cues.scorer import score_cues, span_score_weights
 from .certainty import remember_scale
@@ -133,15 +133,8 @@ class StrengthComponent(LexiconPipe):
         text as a reader sees it: ``syntax/normalise.py``)."""
         version = self.lexicon_version  # the lexicon read and compiled here when neither initialized nor loaded
         read, shadow = reading(doc, self.case_forms, self.tokenizer)
-        raw: Dict[str, Tuple[List[Match], List[Match]]] = {}
-        for key, start, end in self.matcher(read):
-            label, is_exclusion = self.entries[key]
-            bucket = raw.get(label)
-            if bucket is None:
-                bucket = raw[label] = ([], [])
-            bucket[is_exclusion].append(Match(start, end, key))
         spans = []
-        for label, (candidates, exclusions) in raw.items():  # each class's survivors overlap none of its own
+        for label, (candidates, exclusions) in by_class(self.matcher(read), self.entries.__getitem__).items():  # each class's survivors overlap none of its own
             for start, end, key in self.classes[label].resolve(read, candidates, exclusions) if candidates else ():
                 if shadow is not None:
                     carried = carry(doc, shadow, read[start:end])

@@ -107,3 +107,13 @@ def test_a_numeral_of_thousands_of_characters_is_read_in_no_time():
                "    assert spacy_factwash.check(text, text) == 'pass'\n"
                "    assert spacy_factwash.check(text, 'The route is 5 km long.') == 'reject'\n")
     subprocess.run([sys.executable, "-c", program], check=True, timeout=120)
+
+
+@pytest.mark.parametrize("source, memory", [("9b", "..9b"), ("Build 9b shipped.", "Build ..9b shipped.")])
+def test_a_token_that_writes_digits_quantulum3_reads_nothing_of_is_unreadable_not_a_traceback(source, memory):
+    """A token with a digit that is no printed number ("..9b": quantulum3 reads nothing of it, and no number is
+    printed in it to point at) is the whole token's unreadable value: the gate said nothing of it before and then
+    failed on it (a property sweep found it: a TypeError at the first pair)."""
+    report = inspect(source, memory)
+    assert report.verdict == "reject" and [change.type for change in report.changes] == ["changed_value"]
+    assert check(memory, memory) != "reject"

@@ -284,8 +284,9 @@ def quantities(span: Span) -> Tuple[Quantity, ...]:
         if not read and token.like_num and window.start < token.i - 1:
             # quantulum3 reads nothing of the 4 in "2 and €4 next year": read it from its own symbol on
             read = _read_window(span, span.doc[token.i - 1:window.end], number, unreadable, found)
-        if not read and (unreadable or not token.like_num):  # a printed number quantulum3 read nothing of: unreadable
-            unread = _unread(span, token, unreadable or _printed(token))
+        if not read and (unreadable or not token.like_num):  # a number quantulum3 read nothing of: unreadable
+            # where it is printed ("1e999"), else the whole token that writes it ("..9b")
+            unread = _unread(span, token, unreadable or _printed(token) or (token.idx, token.idx + len(token.text)))
             if not any(q.start_char < unread.end_char and unread.start_char < q.end_char for q in found.values()):
                 found[(unread.start_char, unread.end_char, unread.value)] = unread
     return _between(span, sorted(found.values(), key=lambda q: (q.start_char, -math.inf if q.value != q.value

@@ -31,6 +31,7 @@ from ...syntax.normalise import doc_orths
 from ..base import LexiconPipe
 
 TABLE = "lemma_lookup"
+LEMMA_COLUMN = [LEMMA]  # the one attribute ``Doc.from_array`` writes, given a one-dimensional array
 
 
 class LookupLemmas(LexiconPipe):
@@ -77,14 +78,13 @@ class LookupLemmas(LexiconPipe):
         if not len(doc):
             return doc
         orths = doc_orths(doc, keep=True)  # read once per Doc for the lemmas, the cues and the strength words
-        if self.overwrite or not doc.has_annotation("LEMMA"):
-            lemmas = [get(orth, orth) for orth in orths]
-        else:
-            lemmas = [old or get(orth, orth) for orth, old in zip(orths, doc.to_array(LEMMA).tolist())]
+        lemmas = list(map(get, orths, orths))  # one look-up per token, in C: a word the table lacks is its own lemma
+        if not self.overwrite and doc.has_annotation("LEMMA"):
+            lemmas = [old or new for old, new in zip(doc.to_array(LEMMA).tolist(), lemmas)]
         if doc.vocab is not self.vocab:
             for lemma in set(lemmas) & self._lemma_text.keys():
                 doc.vocab.strings.add(self._lemma_text[lemma])
-        doc.from_array([LEMMA], numpy.asarray(lemmas, dtype=numpy.uint64).reshape(-1, 1))
+        doc.from_array(LEMMA_COLUMN, numpy.asarray(lemmas, dtype=numpy.uint64))
         return doc
 
 

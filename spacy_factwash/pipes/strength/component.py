@@ -4,8 +4,9 @@ Like the cue component (``cues/component.py``), it lives as spaCy's
 SpanRuler does (``pipes/base.py``): built empty, given its verified lexicon
 set (and the syntax tables its text reading uses) once by ``initialize``,
 ``from_disk``/``from_bytes`` or at its first document, saved with the
-pipeline; it compiles the set once into an ``AnchoredMatcher``, resolves each class's raw matches with
-a ``CueDetector`` (exclusions, then the longest of overlapping matches), and
+pipeline; it compiles the set once into an ``AnchoredMatcher`` (its patterns of a fixed length gated by a run
+of their literal words: ``gated.py``), resolves each class's raw matches with a ``CueDetector`` (exclusions, then
+the longest of overlapping matches; a Doc's lone match needs neither), and
 writes the survivors to ``doc.spans[spans_key]`` labelled ``CAUSAL``,
 ``ASSOCIATION`` or ``MODAL`` with the lexicon entry as ``span.id_``. The
 lexicon version goes to ``doc.user_data["factwash_strength_lexicon_version"]``
@@ -15,14 +16,14 @@ which reads the group on whatever span it is given.
 """
 
 from functools import partial
-from typing import Callable, Dict, Mapping, Optional, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ...lexicon.entries import Entry
 from ...lexicon.frozen import LexiconSet
-from ...lexicon.matcher import AnchoredMatcher, by_class
+from ...lexicon.matcher import AnchoredMatcher, Found, by_class
 from ...lexicon.sets import STRENGTH, STRENGTH_FILES, SYNTAX
 from ...syntax.normalise import carry, case_forms, reading
 from ..base import LexiconPipe
@@ -32,6 +33,7 @@ from ..cues.scorer import score_cues, span_score_weights
 from .certainty import remember_scale
 from .claim import DEFAULT_MODAL_REACH, MODAL_REACH_KEY, STRENGTH_KEY, STRENGTH_VERSION_KEY
 from .extensions import register_strength_extensions
+from .gated import GatedPatterns
 from .lexicon import scale_of
 
 DEFAULT_CONFIG = {
@@ -115,8 +117,12 @@ class StrengthComponent(LexiconPipe):
         self.classes = {label: StrengthClass(label) for label in self.labels}
         self.entries: Dict[int, Tuple[str, bool]] = {}
         self.matcher = AnchoredMatcher(self.vocab)
+        self.gated = GatedPatterns(self.vocab)
         for entry in lexicons.entries:
-            self.entries[self.matcher.add_entry(entry, self.tokenizer)] = (entry.label, entry.role == "exclusion")
+            key = self.gated.add_entry(entry, self.matcher)
+            if key is None:
+                key = self.matcher.add_entry(entry, self.tokenizer)
+            self.entries[key] = (entry.label, entry.role == "exclusion")
         self.case_forms = case_forms(lexicons.entries, self.tokenizer)
 
     def restored(self) -> None:
@@ -128,20 +134,40 @@ class StrengthComponent(LexiconPipe):
         """The lexicon entry behind a strength cue span."""
         return self.lexicons.get(cue.id_)
 
+    def matches(self, doc: Doc) -> List[Found]:
+        """The raw matches of every strength entry on a Doc (the one it is read as: ``syntax/normalise.py``), as
+        (key, start, end) in no set order, exclusions among them."""
+        return self.gated.matches(doc, self.matcher(doc))
+
+    def resolved(self, doc: Doc, found: List[Found]) -> List[Tuple[int, int, str, int]]:
+        """The cues that survive among a Doc's raw matches, as (start, end, label, key) in span order: each class's
+        candidates without its exclusions and the longest of its overlapping candidates (a lone candidate is
+        kept as it is: no strength class rejects one)."""
+        if len(found) == 1:
+            key, start, end = found[0]
+            label, is_exclusion = self.entries[key]
+            return [] if is_exclusion else [(start, end, label, key)]
+        cues = [(start, end, label, key)
+                for label, (candidates, exclusions) in by_class(found, self.entries.__getitem__).items() if candidates
+                for start, end, key in self.classes[label].resolve(doc, candidates, exclusions)]
+        cues.sort()
+        return cues
+
     def __call__(self, doc: Doc) -> Doc:
         """Write the resolved strength cues of one document to its span group (matched, like the cues, on the
-        text as a reader sees it: ``syntax/normalise.py``)."""
+        text as a reader sees it: ``syntax/normalise.py``); a Doc with no match gets an empty group."""
         version = self.lexicon_version  # the lexicon read and compiled here when neither initialized nor loaded
         read, shadow = reading(doc, self.case_forms, self.tokenizer)
+        found = self.matches(read)
         spans = []
-        for label, (candidates, exclusions) in by_class(self.matcher(read), self.entries.__getitem__).items():  # each class's survivors overlap none of its own
-            for start, end, key in self.classes[label].resolve(read, candidates, exclusions) if candidates else ():
+        if found:
+            for start, end, label, key in self.resolved(read, found):
                 if shadow is not None:
                     carried = carry(doc, shadow, read[start:end])
                     start, end = carried.start, carried.end
                 spans.append(Span(doc, start, end, label=label, span_id=key))
-        if len(spans) > 1:
-            spans.sort(key=lambda s: (s.start, s.end, s.label_))
+            if shadow is not None and len(spans) > 1:  # carried spans may stand in another order
+                spans.sort(key=lambda s: (s.start, s.end, s.label_))
         doc.spans[self.spans_key] = spans
         doc.user_data[STRENGTH_VERSION_KEY] = version
         doc.user_data[MODAL_REACH_KEY] = self.modal_reach

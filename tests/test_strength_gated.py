@@ -1,0 +1,113 @@
+"""The strength component's gated patterns (``pipes/strength/gated.py``) find exactly what the anchored matcher
+finds with every entry added to it, the cues the component writes are those of its plain route, and a change
+verb with no run around it runs no Matcher (counted calls, not seconds)."""
+
+import functools
+
+import pytest
+from factwash_dev.evaluation.work import counted
+from hypothesis import given, strategies as st
+from properties import properties
+from spacy.tokens import Span
+
+import spacy_factwash
+from spacy_factwash.lexicon.matcher import AnchoredMatcher, by_class
+from spacy_factwash.pipes.strength.gated import literal_run
+from spacy_factwash.syntax.normalise import carry, reading
+
+PATTERN_WORDS = ["to", "by", "reduce", "reduces", "reduced", "increase", "rose", "fell", "cut", "shown", "found",
+                 "used", "helps", "able", "with", "among", "may", "could", "Reduce", "REDUCES", "BY", "To", "5",
+                 "five", "10%", "1,000", "٣", "half", ".", "-", "associated", "in", "order", "reducing", "thereby",
+                 "lower", "risk", "the", "x" * 300, "\u00a0", "  ", "ｂｙ", "rеduce"]
+
+
+@functools.lru_cache(maxsize=1)
+def pipeline():
+    """``load()``'s pipeline, its strength lexicon compiled, and a reference anchored matcher holding every strength
+    entry (as the component held them before the gated patterns)."""
+    nlp = spacy_factwash.load()
+    strength = nlp.get_pipe("factwash_strength")
+    reference, entries = AnchoredMatcher(strength.vocab), {}
+    for entry in strength.lexicons.entries:
+        entries[reference.add_entry(entry, strength.tokenizer)] = (entry.label, entry.role == "exclusion")
+    return nlp, strength, reference, entries
+
+
+def reference_spans(doc):
+    """The strength cues of a Doc through the plain route: every raw match of the reference matcher, each class's
+    candidates resolved, carried to the original tokens, sorted as the component sorts them."""
+    nlp, strength, reference, entries = pipeline()
+    read, shadow = reading(doc, strength.case_forms, strength.tokenizer)
+    spans = []
+    for label, (candidates, exclusions) in by_class(reference(read), entries.__getitem__).items():
+        for start, end, key in strength.classes[label].resolve(read, candidates, exclusions) if candidates else ():
+            if shadow is not None:
+                carried = carry(doc, shadow, read[start:end])
+                start, end = carried.start, carried.end
+            spans.append(Span(doc, start, end, label=label, span_id=key))
+    return sorted((s.start, s.end, s.label_, s.id_) for s in spans)
+
+
+def written_spans(text):
+    """The Doc ``load()`` makes of a text (its strength cues written) and those cues as tuples."""
+    nlp = pipeline()[0]
+    with nlp.select_pipes(disable=["factwash_compare"]):
+        doc = nlp(text)
+    return doc, [(s.start, s.end, s.label_, s.id_) for s in doc.spans["factwash_strength"]]
+
+
+@properties(200)
+@given(st.lists(st.sampled_from(PATTERN_WORDS), min_size=0, max_size=16), st.sampled_from([" ", "", "\n", " \u200b"]))
+def test_gated_matches_equal_the_anchored_matchers(words, glue):
+    nlp, strength, reference, _ = pipeline()
+    doc = nlp.make_doc(glue.join(words))
+    assert sorted(strength.matches(doc)) == sorted(reference(doc))
+
+
+@properties(150)
+@given(st.lists(st.sampled_from(PATTERN_WORDS), min_size=0, max_size=16).map(" ".join)
+       | st.text(alphabet="rRedDuUcCeEsSbByYtToO5 .,\u00a0\u200b<>&#;\u0336", max_size=40))
+def test_written_cues_are_the_plain_routes(text):
+    doc, written = written_spans(text)
+    assert written == reference_spans(doc)
+    assert written == sorted(written)
+
+
+@pytest.mark.parametrize("text", [
+    "Costs rose by 5 percent in 2019.",
+    "The drug was given to reduce pain, as shown to reduce it.",
+    "REDUCED BY 5 and reduced by five.",
+    "By 2020 the rate increased by half, and fell by 10%.",
+    "to reduce",
+    "",
+])
+def test_written_cues_on_hand_made_sentences(text):
+    doc, written = written_spans(text)
+    assert written == reference_spans(doc)
+
+
+def test_the_runs_of_the_strength_patterns():
+    patterns = {entry.id: list(entry.pattern) for entry in pipeline()[1].lexicons.entries if entry.is_token_pattern}
+    offset, phrases = literal_run(patterns["causal:x_purpose_infinitive"])
+    assert offset == 1 and ("to", "reduce") in phrases and all(words[0] == "to" for words in phrases)
+    offset, phrases = literal_run(patterns["comparison:change_by_amount"])
+    assert offset == 0 and ("rose", "by") in phrases
+    assert literal_run(patterns["causal:modal_base"]) is None  # all literal words: the anchored matcher's phrases
+    assert literal_run([{"LOWER": "to"}, {"LOWER": "be", "OP": "?"}, {"LOWER": "seen"}]) is None
+    assert literal_run([{"LOWER": "to"}, {"LIKE_NUM": True}]) is None  # a run of one word is an anchor, no gate
+
+
+def test_a_change_verb_with_no_run_runs_no_matcher():
+    nlp, strength, reference, _ = pipeline()
+    with nlp.select_pipes(disable=["factwash_strength", "factwash_compare"]):
+        verbs = [nlp(t) for t in ["Aspirin reduces pain.", "Levels rose sharply and fell.", "We aimed to assess it."]]
+        bare = [nlp(t) for t in ["We saw it.", "It was blue.", "They met."]]  # no strength word at all
+        gated = nlp("Costs rose by 5 percent.")
+
+    def matcher_calls(run, docs):
+        return counted(lambda: [run(doc) for doc in docs], "matcher/matcher.pyx")
+
+    assert matcher_calls(strength, verbs) == matcher_calls(strength, bare)  # the verbs cost no Matcher work
+    assert matcher_calls(reference, verbs) > matcher_calls(reference, bare)  # as they did, anchored on the verb
+    assert matcher_calls(strength, [gated]) > matcher_calls(strength, bare[:1])
+    assert [s.id_ for s in gated.spans["factwash_strength"]] == ["comparison:change_by_amount"]

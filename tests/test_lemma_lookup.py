@@ -1,0 +1,53 @@
+"""factwash_lemmas on hostile text: the lemmas of spaCy's lookup lemmatizer, lemmas already set kept (or
+overwritten when asked), for odd casing, unicode, whitespace tokens, very long tokens and empty Docs."""
+
+import functools
+
+import spacy
+from hypothesis import given, strategies as st
+from properties import properties
+from spacy.tokens import Doc
+
+WORDS = ["was", "WAS", "Was", "were", "running", "Running", "RUNNING", "mice", "Mice", "cats", "cats'", "ran", "be",
+         "did", "n't", "'s", "better", "é", "naïve", "ﬁles", "\u00a0", "\n", "  ", "\u200b", "x" * 500, "1,000", "",
+         "doesn't", "Aspirin", "reduces", "pain", ".", "-"]
+
+
+@functools.lru_cache(maxsize=1)
+def pipelines():
+    """spaCy's lookup lemmatizer, and ours (keeping lemmas already set, and overwriting them), each on blank
+    English."""
+    reference = spacy.blank("en")
+    reference.add_pipe("lemmatizer", config={"mode": "lookup"})
+    reference.initialize()
+    ours = spacy.blank("en")
+    ours.add_pipe("factwash_lemmas")
+    overwriting = spacy.blank("en")
+    overwriting.add_pipe("factwash_lemmas", config={"overwrite": True})
+    return reference, ours, overwriting
+
+
+TEXTS = st.lists(st.sampled_from(WORDS), max_size=20).map(" ".join) | st.text(
+    alphabet="aAeErRsSwW'’ \u00a0\u200b\n\t.é-ﬁ", max_size=40)
+
+
+@properties(200)
+@given(TEXTS)
+def test_lemmas_are_spacys_lookup_lemmas(text):
+    reference, ours, overwriting = pipelines()
+    expected = [t.lemma_ for t in reference(text)]
+    assert [t.lemma_ for t in ours(text)] == expected
+    assert [t.lemma_ for t in overwriting(text)] == expected
+
+
+@properties(100)
+@given(st.lists(st.tuples(st.sampled_from([w for w in WORDS if w]), st.sampled_from(["", "KEPT", "Be"])),
+                min_size=1, max_size=12))
+def test_lemmas_already_set_stay_unless_overwritten(pairs):
+    reference, ours, overwriting = pipelines()
+    words, lemmas = [w for w, _ in pairs], [lemma for _, lemma in pairs]
+    looked_up = [t.lemma_ for t in reference(Doc(reference.vocab, words=words))]
+    kept = ours.get_pipe("factwash_lemmas")(Doc(ours.vocab, words=words, lemmas=lemmas))
+    assert [t.lemma_ for t in kept] == [old or new for old, new in zip(lemmas, looked_up)]
+    replaced = overwriting.get_pipe("factwash_lemmas")(Doc(overwriting.vocab, words=words, lemmas=lemmas))
+    assert [t.lemma_ for t in replaced] == looked_up

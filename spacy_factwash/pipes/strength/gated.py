@@ -78,8 +78,11 @@ class GatedPatterns:
         """The anchored matcher's matches on ``doc`` with each hit of a gated run replaced by its pattern's match in
         the window the hit places (none when the pattern does not match there)."""
         gates = self.gates
-        if not gates or not any(key in gates for key, _, _ in found):
-            return found
+        for key, _, _ in found if gates else ():
+            if key in gates:
+                break
+        else:
+            return found  # no gated run hit (the common case): the matches as they are
         kept: List[Found] = []
         for key, start, end in found:
             gate = gates.get(key)

@@ -3,6 +3,7 @@ give what the same measurement gives doing all of the work for each record."""
 
 import json
 
+from factwash_dev.evaluation.summedits import DOMAINS, RAW, VARIANTS, score, step_ups
 from spacy_factwash.api import load
 
 # seed summaries with several edits each, as SummEdits has them: step-ups to direct causal (with a comparison-only
@@ -15,8 +16,6 @@ EDITS = ["Coffee intake causes a lower risk of stroke.", "Coffee intake is assoc
 
 
 def test_summedits_step_ups_read_each_text_once_as_every_record_alone_would(tmp_path):
-    from factwash_dev.evaluation.summedits import DOMAINS, RAW, VARIANTS, score, step_ups
-
     folder = tmp_path / RAW
     folder.mkdir(parents=True)
     records = {domain: [{"original_summary": seed, "summary": edit, "label": (i + j) % 2}
@@ -38,3 +37,4 @@ def test_summedits_step_ups_read_each_text_once_as_every_record_alone_would(tmp_
         expected[domain] = groups
     assert score(tmp_path, nlp) == expected
     assert any(groups[label]["any"] for groups in expected.values() for label in groups)
+

@@ -8,6 +8,7 @@ failure, so a green CI run always means the corpus tests ran.
 import fcntl
 import os
 import pickle
+import subprocess
 from pathlib import Path
 
 import properties  # noqa: F401  (loads the suite's hypothesis profile)
@@ -191,6 +192,22 @@ def perturbed_drift(name: str, measured: str, row_start: str, cell: int, value: 
     cells[cell] = f" {value} "
     readme = replace_table(page_text(name), measured.replace(row, "|".join(cells)), name)
     return table_drift(extract_table(readme, name), measured)
+
+
+def cli_in_process(*args, env=None) -> subprocess.CompletedProcess:
+    """The user command line run in this process by typer's runner, ``env`` the whole environment while it runs (as
+    a subprocess's): its exit status and what it printed, as a subprocess run gives them, and an uncaught exception
+    raised. For a test that reads what a command prints, writes and exits with, where a fresh interpreter is not
+    what it tests (starting one costs seconds)."""
+    from typer.testing import CliRunner
+
+    from spacy_factwash.cli import app
+
+    overrides = None if env is None else {**{name: None for name in os.environ if name not in env}, **env}
+    result = CliRunner(env=overrides).invoke(app, [str(arg) for arg in args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback, where a fresh process would have printed one
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
 @pytest.fixture

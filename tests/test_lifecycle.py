@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import spacy
-from conftest import cues_of
+from conftest import cli_in_process, cues_of
 from lifecycle_probe import PAIRS, answers
 from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
@@ -315,16 +315,16 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_cli_commands_that_annotate_take_a_lexicon_dir(custom_dir, tmp_path):
-    cues = run_cli("cues", "The plan looks iffy.", "--json", "--lexicon-dir", str(custom_dir))
+    cues = cli_in_process("cues", "The plan looks iffy.", "--json", "--lexicon-dir", str(custom_dir))
     assert cues.returncode == 0, cues.stderr
     data = json.loads(cues.stdout)
     assert data["lexicon_version"] == "9.0.0" and [c["entry"] for c in data["cues"]] == ["hedge:iffy"]
-    check = run_cli("check", "--source", "The plan looks iffy.", "--memory", "The plan looks good.", "--json",
-                    "--lexicon-dir", str(custom_dir))
+    check = cli_in_process("check", "--source", "The plan looks iffy.", "--memory", "The plan looks good.",
+                           "--json", "--lexicon-dir", str(custom_dir))
     assert check.returncode == 4 and json.loads(check.stdout)["lexicon_version"] == "9.0.0"
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text(json.dumps({"id": 1, "source": "The plan looks iffy.", "memory": "The plan looks good."}) + "\n")
-    gate = run_cli("gate", str(pairs), str(tmp_path / "out.jsonl"), "--lexicon-dir", str(custom_dir))
+    gate = cli_in_process("gate", str(pairs), str(tmp_path / "out.jsonl"), "--lexicon-dir", str(custom_dir))
     assert gate.returncode == 0, gate.stderr
     assert "strengthened_certainty 1" in gate.stderr
     from typer.testing import CliRunner
@@ -338,14 +338,15 @@ def test_cli_commands_that_annotate_take_a_lexicon_dir(custom_dir, tmp_path):
 def test_cli_drift_and_confirm_judge_with_the_lexicon_dir(custom_dir, tmp_path):
     chains = tmp_path / "chains.jsonl"
     chains.write_text(json.dumps({"id": "c", "versions": ["The plan looks iffy.", "The plan looks good."]}) + "\n")
-    drift = run_cli("drift", str(chains), "--output", str(tmp_path / "drift.jsonl"), "--lexicon-dir", str(custom_dir))
+    drift = cli_in_process("drift", str(chains), "--output", str(tmp_path / "drift.jsonl"),
+                           "--lexicon-dir", str(custom_dir))
     assert drift.returncode == 0, drift.stderr
     assert drift.stdout.strip() == "c: end to end rewrite: strengthened_certainty at hop 1"
     items, proposals = tmp_path / "items.jsonl", tmp_path / "proposals.jsonl"
     items.write_text("")
     proposals.write_text("")
-    confirm = run_cli("confirm", str(items), str(proposals), "--output", str(tmp_path / "c.jsonl"),
-                      "--lexicon-dir", str(tmp_path / "nowhere"))
+    confirm = cli_in_process("confirm", str(items), str(proposals), "--output", str(tmp_path / "c.jsonl"),
+                             "--lexicon-dir", str(tmp_path / "nowhere"))
     assert confirm.returncode == 1 and confirm.stderr.strip().endswith("manifest.json: lexicon manifest not found")
 
 

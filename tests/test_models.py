@@ -16,7 +16,7 @@ from hypothesis import given, strategies as st
 
 anthropic, httpx = require_sdk()
 
-from conftest import made_once, perturbed_drift, readme_drift
+from conftest import cli_in_process as cli, made_once, perturbed_drift, readme_drift
 from properties import properties
 
 from spacy_factwash import default_pipeline, inspect  # noqa: E402
@@ -464,11 +464,6 @@ def test_quotes_are_located_after_documented_normalisation_only():
 
 
 # -- the command line, through a stand-in server on 127.0.0.1 ----------------------------------------
-
-def cli(*args, env):
-    return subprocess.run([sys.executable, "-m", "spacy_factwash", *args], env=env, capture_output=True, text=True,
-                          timeout=300)
-
 
 def answer_by_tool(body, n):
     """The witness says "it hedges"; the support judge cannot tell."""

@@ -48,28 +48,37 @@ def read(root: Path, domain: str) -> Iterator[Tuple[str, str, int]]:
 
 def step_ups(gate, original: Doc, edited: Doc, from_comparison: bool = False) -> List[Tuple[str, str]]:
     """(seed claim, edited claim) of every aligned pair whose claim went from weaker to direct causal."""
-    seed, edit = gate.claims(original), gate.claims(edited)
-    found = []
+    return [(candidate.text, memory.text)
+            for candidate, memory in aligned_claims(gate, gate.claims(original), gate.claims(edited))
+            if strengthened(strength_of(candidate), strength_of(memory), from_comparison=from_comparison)]
+
+
+def aligned_claims(gate, seed, edit) -> Iterator[Tuple[object, object]]:
+    """(seed claim, edited claim) of every aligned pair of two texts' claims (``gate.claims``)."""
     for alignment in align(seed.claims, edit.claims, gate.threshold):
         for candidate in alignment.candidates:
-            if strengthened(strength_of(candidate), strength_of(alignment.memory), from_comparison=from_comparison):
-                found.append((candidate.text, alignment.memory.text))
-    return found
+            yield candidate, alignment.memory
 
 
 def score(root: Path, nlp: Language) -> Dict[str, Dict[str, Dict[str, object]]]:
-    """Per domain and verdict (consistent, inconsistent): pairs, and per variant the pairs with a step-up and the rate."""
-    gate = Gate(nlp)
+    """Per domain and verdict (consistent, inconsistent): pairs, and per variant the pairs with a step-up and the rate.
+    A domain's texts are annotated and read into claims once each (a seed summary has many edits), and each edit's
+    aligned pairs are found once for both variants; the claims are dropped when the domain is done."""
+    gate = Gate(nlp).component
     result: Dict[str, Dict[str, Dict[str, object]]] = {}
     for domain in DOMAINS:
         records = list(read(root, domain))
-        docs = list(nlp.pipe(text for original, summary, _ in records for text in (original, summary)))
+        texts = list(dict.fromkeys(text for original, summary, _ in records for text in (original, summary)))
+        claims = {text: gate.claims(doc) for text, doc in zip(texts, nlp.pipe(texts))}
         groups = {group: {"pairs": 0, **{variant: 0 for variant in VARIANTS}} for group in ("consistent", "inconsistent")}
-        for (_, _, label), original, edited in zip(records, docs[::2], docs[1::2]):
+        for original, summary, label in records:
             counts = groups["consistent" if label == 1 else "inconsistent"]
             counts["pairs"] += 1
+            strengths = [(strength_of(candidate), strength_of(memory))
+                         for candidate, memory in aligned_claims(gate, claims[original], claims[summary])]
             for variant, from_comparison in VARIANTS.items():
-                counts[variant] += bool(step_ups(gate.component, original, edited, from_comparison))
+                counts[variant] += any(strengthened(seed, edit, from_comparison=from_comparison)
+                                       for seed, edit in strengths)
         result[domain] = groups
     return result
 

@@ -84,8 +84,8 @@ def test_run_pipeline_calls_the_pipelines_error_handler():
 
 def test_inspect_reads_the_component_list_once_per_call(monkeypatch):
     """Counted work: ``inspect`` reads ``nlp.pipeline`` (a list spaCy builds at every read) once for its two Docs,
-    not once per Doc as ``nlp(doc)`` does; twice more for the memory zone (``Language.memory_zone``) and the gate's
-    look-up of the cue component (``evidentials``): three reads, four before."""
+    not once per Doc as ``nlp(doc)`` does, and once more for the memory zone (``Language.memory_zone``); the gate's
+    look-up of the cue component reads it only when the pipeline changed: two reads, four before."""
     inspect("Alice was promoted.", "Alice was promoted.")  # the default pipeline, its gate built (``default_gate``)
     reads = []
     pipeline = Language.pipeline
@@ -97,4 +97,4 @@ def test_inspect_reads_the_component_list_once_per_call(monkeypatch):
     monkeypatch.setattr(Language, "pipeline", property(counted))
     inspect("Someone said Alice was promoted. It may rain.", "Alice was promoted.")
     monkeypatch.undo()
-    assert len(reads) <= 3
+    assert len(reads) <= 2

@@ -53,8 +53,8 @@ def _agentless_passive(claim: Claim, strength: Strength) -> bool:
 
 def check_strength(pair: Pair) -> List[Change]:
     """strengthened_causality: a correlational or conditional claim stated as a direct cause."""
-    if not runs_on(pair):
-        return []
+    if not runs_on(pair) or not len(pair.source.doc.spans[STRENGTH_KEY]):
+        return []  # a source Doc with no strength cue states nothing it could strengthen (``decide`` reads none)
     source = strength_of(pair.source)
     if source.label not in STRENGTHENABLE:  # nothing to strengthen: the memory claim's strength is not read
         return []

@@ -132,13 +132,13 @@ class TokenView:
         if not len(doc):
             return cls([], [], [], [], [], [])
         function = clause_words().function
-        # one column per attribute: one pass each, no list made per token
-        orth, lower, punct, number, space, title, alpha, currency = doc.to_array(
-            [ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE, IS_ALPHA, IS_CURRENCY]).T.tolist()
+        # one column per attribute: one pass each, no list made per token; the flags made bools by numpy at once
+        array = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE, IS_ALPHA, IS_CURRENCY])
+        orth, lower = array[:, :2].T.tolist()
+        punct, number, space, title, alpha, currency = array[:, 2:].astype(bool).T.tolist()
         finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())
         plain = [not (p or n or s or w in function) for w, p, n, s in zip(lower, punct, number, space)]
-        return cls(orth, lower, list(map(bool, punct)), plain, list(map(bool, number)), list(map(bool, title)), finite,
-                   joins, list(map(bool, space)), list(map(bool, alpha)), list(map(bool, currency)))
+        return cls(orth, lower, punct, plain, number, title, finite, joins, space, alpha, currency)
 
     def any_word(self, start: int, end: int) -> bool:
         """Whether a token range holds a word or a number (an alphabetic or number-like token)."""

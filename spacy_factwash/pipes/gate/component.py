@@ -91,6 +91,7 @@ class CompareComponent(LexiconPipe):
         self.max_english_share = max_english_share
         self.min_language_words = min_language_words
         self._evidentials: Tuple[Optional[str], FrozenSet[str]] = (None, frozenset())
+        self._cue_candidates: Tuple[Optional[tuple], List] = (None, [])  # (the pipeline as read, its candidates)
 
     def initialize(self, get_examples: Optional[Callable] = None, *, nlp: Optional[Language] = None,
                    lexicon_dir: Optional[str] = None) -> None:
@@ -115,11 +116,24 @@ class CompareComponent(LexiconPipe):
     def evidentials(self) -> FrozenSet[str]:
         """The evidential entries of the cue lexicon the pipeline uses now (entries added at run time count),
         read once per lexicon digest: not when the gate is built, so a pipeline loads its lexicon once."""
-        cues = cue_component(self.nlp)
+        cues = self._cue_component()
         digest = cues.lexicons.digest if cues is not None else None
         if digest != self._evidentials[0]:
             self._evidentials = (digest, evidential_entries(cues))
         return self._evidentials[1]
+
+    def _cue_component(self):
+        """``cue_component(self.nlp)``, the components that may be it (``cue_candidates``) found again only when the
+        pipeline's components or the disabled ones changed: ``nlp.pipeline`` is a list spaCy builds anew, with a
+        formatted error message, at every read (a spaCy without the lists read here is looked through each time)."""
+        nlp = self.nlp
+        components, disabled = getattr(nlp, "_components", None), getattr(nlp, "_disabled", None)
+        if components is None or disabled is None:
+            return cue_component(nlp)
+        read = (tuple(components), frozenset(disabled))
+        if self._cue_candidates[0] != read:
+            self._cue_candidates = (read, cue_candidates(nlp))
+        return next((pipe for pipe in self._cue_candidates[1] if "ATTRIBUTION" in getattr(pipe, "labels", ())), None)
 
     def __call__(self, doc: Doc) -> Doc:
         """A single Doc passes through unchanged: comparing needs a pair. (The first one, empty or not, makes a
@@ -196,7 +210,8 @@ class CompareComponent(LexiconPipe):
         # a memory that repeats its source word for word washed nothing away, in any language: no guess of the
         # language may decide its verdict (a self-copy read as Low German was uncheckable); the memory's sentences
         # are those its claims were read in
-        foreign = [] if copies(texts) else self.not_english(
+        copied = copies(texts)
+        foreign = [] if copied else self.not_english(
             source, memory, texts, lambda: claims(memory, "memory").clauses.sentence_spans)
         if foreign:
             return Report(verdict((), (), not_english=True), [], [], list(CHANGE_TYPES),
@@ -224,8 +239,8 @@ class CompareComponent(LexiconPipe):
         return Report(
             verdict((c.type for c in verdict_changes), uncheckable, empty_memory=empty),
             verdict_changes, sorted(uncheckable, key=lambda e: e.start_char),
-            self._not_checked(source, memory, texts), version, notes, empty, len(memory_claims.clauses.sentences),
-            lexicon_digest=digest,
+            self._not_checked(source, memory, texts, copied), version, notes, empty,
+            len(memory_claims.clauses.sentences), lexicon_digest=digest,
         )
 
     def not_english(self, source: Doc, memory: Doc, texts: Optional[List[Tuple[str, str]]] = None,
@@ -243,12 +258,13 @@ class CompareComponent(LexiconPipe):
         return not_english(texts or [("source", doc_text(source)), ("memory", doc_text(memory))], self.min_language_score,
                            self.max_english_share, self.min_language_words, sentences())
 
-    def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]]) -> List[str]:
+    def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]], copied: bool) -> List[str]:
         """What no check covered: the checks the config disabled; claim
-        strength when the pipeline has no ``factwash_strength`` to read it; the language, when the check is off or
-        the pair (``texts``: its (side, text)) is too short to tell it."""
+        strength when the pipeline has no ``factwash_strength`` to read it; the language, when the check is off, the
+        memory copies its source (``copied``: ``copies(texts)``) or the pair (``texts``: its (side, text)) is too
+        short to tell it."""
         missing = [] if STRENGTH_KEY in source.spans and STRENGTH_KEY in memory.spans else ["strengthened_causality"]
-        language = ["language"] if (not self.check_language or copies(texts)
+        language = ["language"] if (not self.check_language or copied
                                     or too_short(texts, self.min_language_words)) else []
         return [t for t in self.disabled if t not in missing] + missing + language
 
@@ -271,8 +287,12 @@ class CompareComponent(LexiconPipe):
 
 def cue_component(nlp: Language):
     """The pipeline's cue component that writes attributions, or None."""
-    return next((pipe for name, pipe in nlp.pipeline if hasattr(pipe, "lexicons") and name.startswith("factwash_")
-                 and "ATTRIBUTION" in getattr(pipe, "labels", ())), None)
+    return next((pipe for pipe in cue_candidates(nlp) if "ATTRIBUTION" in getattr(pipe, "labels", ())), None)
+
+
+def cue_candidates(nlp: Language) -> List:
+    """The pipeline's enabled components that may be its cue component, in order: this package's, with a lexicon."""
+    return [pipe for name, pipe in nlp.pipeline if hasattr(pipe, "lexicons") and name.startswith("factwash_")]
 
 
 def evidential_entries(cues) -> FrozenSet[str]:

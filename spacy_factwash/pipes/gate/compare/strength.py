@@ -55,6 +55,11 @@ def check_strength(pair: Pair) -> List[Change]:
     """strengthened_causality: a correlational or conditional claim stated as a direct cause."""
     if not runs_on(pair):
         return []
+    cache = pair.source_claims.cache
+    if "strength_cues" not in cache:  # counted once per Doc, read with no call for every pair after
+        cache["strength_cues"] = {"held": len(pair.source.doc.spans[STRENGTH_KEY])}
+    if not cache["strength_cues"]["held"]:
+        return []  # a source Doc with no strength cue states nothing a memory can strengthen (``decide`` reads none)
     source = strength_of(pair.source)
     if source.label not in STRENGTHENABLE:  # nothing to strengthen: the memory claim's strength is not read
         return []

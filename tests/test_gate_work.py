@@ -56,11 +56,11 @@ def test_a_pair_without_numbers_is_not_handed_to_the_value_reader(gate):
 
 
 def test_the_memory_claims_strength_is_read_only_when_the_source_claims_could_be_strengthened(gate):
-    # the source claim has no association or modal: no memory claim can strengthen it, so only its own strength is
-    # decided (before: both claims' strengths were, for every aligned pair)
+    # the source Doc holds no strength cue: no memory claim can strengthen it, so no strength is decided at all
+    # (before the claim level: both claims' strengths were, for every aligned pair; then the source claim's own was)
     docs = annotated(gate, "Alice got admin access on Monday.", "Alice got admin access on Monday, which caused delays.")
     one_claim = counted(lambda: strength_of_cues(docs[0], []), STRENGTH)
-    assert counted(lambda: gate.compare(*docs), STRENGTH) == one_claim
+    assert one_claim > 0 and counted(lambda: gate.compare(*docs), STRENGTH) == 0
     weaker = annotated(gate, "Coffee is associated with lower risk.", "Coffee lowers risk.")
     assert counted(lambda: gate.compare(*weaker), STRENGTH) > one_claim  # both read: this one can be strengthened
 

@@ -8,8 +8,8 @@ import typer
 
 from ..api import DEFAULT_MAX_LENGTH
 from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PARTITION_LINES_OPTION,
-                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary, fail,
-                    json_text, shown)
+                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary,
+                    end_at_once, fail, json_text, shown)
 
 
 def given_text(text: Optional[str], path: Optional[Path]) -> str:
@@ -83,6 +83,7 @@ def annotate(
     """
     from ..run.annotate import annotate_file
 
+    end_at_once()  # every file it writes is closed and on disk when it returns (``io.outputs.atomic_output``)
     if scheduler is not None:
         if lexicon_dir is not None:
             fail("--lexicon-dir does not reach Dask workers yet: run without --scheduler (or --n-process N)", 2)

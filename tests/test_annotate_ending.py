@@ -1,5 +1,5 @@
 """What ``annotate`` spends besides annotating: the pipeline it annotates with reads only what annotating uses, and
-the process ends as soon as every record is on disk (``cli._util.ended``), its exit status and messages as
+the process ends as soon as every record is on disk (``io.ending``), its exit status and messages as
 before."""
 
 import json

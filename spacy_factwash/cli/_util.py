@@ -12,15 +12,13 @@ forging a row, a bidirectional override) is shown as its escape (``\\x1b``,
 ``\\n``); JSON through ``json_text``, as JSON escapes (the value is exact).
 """
 
-import atexit
 import functools
 import inspect
 import json
 import os
 import re
-import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, NoReturn, Optional
+from typing import Any, Callable, NoReturn, Optional
 
 import typer
 from tqdm import tqdm
@@ -78,42 +76,6 @@ class Commands(TyperGroup):
 SETTINGS = dict(cls=Commands, add_completion=False, no_args_is_help=True, rich_markup_mode=None)
 app = typer.Typer(**SETTINGS, help="spacy-factwash: find hedges, attributions, negations, conditions and temporal "
                                    "scope in text, and gate rewrites that wash them away.")
-
-
-ENDING: Dict[str, bool] = {"at_once": False}  # set by a command that asked ``main`` to end the process at once
-
-
-def end_at_once() -> None:
-    """Ask ``main`` to end the process as soon as this command returns, however it returns (``ended``): for a
-    command whose every output is written, closed and on disk by then (``atomic_output``), so that the
-    interpreter's teardown of every module and of the pipeline the command loaded (about half a second, as long
-    as the import) is spent on nothing anyone reads."""
-    ENDING["at_once"] = True
-
-
-def exit_status(code: Any) -> int:
-    """The exit status a ``SystemExit`` with ``code`` gives, as Python gives it: None is 0, a number itself, any
-    other value printed on stderr and 1."""
-    if code is None or isinstance(code, int):
-        return code or 0
-    print(code, file=sys.stderr)
-    return 1
-
-
-def ended(code: Any) -> NoReturn:
-    """End the process now with the exit status of ``code`` (a ``SystemExit`` code): the exit handlers run
-    (``atexit``: logging flushed, Dask and multiprocessing cleaned up), the standard streams are flushed (a
-    stream that cannot be makes the status 120, as Python's own exit does), and the process ends without tearing
-    down its modules and objects (``os._exit``)."""
-    status = exit_status(code)
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            status = status or 120
-    os._exit(status)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

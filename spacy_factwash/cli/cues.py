@@ -8,8 +8,8 @@ import typer
 
 from ..api import DEFAULT_MAX_LENGTH
 from ._util import (BATCH_SIZE_OPTION, LEXICON_DIR_OPTION, N_PROCESS_OPTION, PARTITION_LINES_OPTION,
-                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary,
-                    end_at_once, fail, json_text, shown)
+                    SCHEDULER_OPTION, SKIP_BAD_LINES_OPTION, WORKERS_OPTION, app, bar, corpus_run_summary, fail,
+                    json_text, shown)
 
 
 def given_text(text: Optional[str], path: Optional[Path]) -> str:
@@ -81,6 +81,7 @@ def annotate(
     with manifest.json listing them in input order and the files each has (a partition that fails is retried,
     then reported; the exit status is 1).
     """
+    from ..io.ending import end_at_once
     from ..run.annotate import annotate_file
 
     end_at_once()  # every file it writes is closed and on disk when it returns (``io.outputs.atomic_output``)

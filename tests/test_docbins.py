@@ -102,3 +102,14 @@ def test_the_packed_docbin_keeps_each_tokens_strings_as_spacys_does_on_any_token
             doc.ents = [Span(doc, 0, 1, label=data.draw(st.sampled_from(["ORG", "PER"])), kb_id="Q1")]
         docs.append(doc)
     assert PackedDocBin(docs=docs).to_bytes() == DocBin(docs=docs).to_bytes()
+
+
+def test_a_packed_docbin_read_from_bytes_then_added_to_keeps_the_strings_spacys_docbin_keeps(annotated):
+    # the strings of tokens it met before the read are forgotten with the strings set the read replaced
+    first, later = annotated[:3], annotated[:2] + annotated[3:]
+    packed, spacys = PackedDocBin(store_user_data=True, docs=first), DocBin(store_user_data=True, docs=first)
+    written = DocBin(store_user_data=True, docs=annotated[5:6]).to_bytes()
+    packed.from_bytes(written), spacys.from_bytes(written)
+    for doc in later:
+        packed.add(doc), spacys.add(doc)
+    assert packed.to_bytes() == spacys.to_bytes()

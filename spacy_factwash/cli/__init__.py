@@ -10,5 +10,8 @@ from . import cues, gate, memory, authority, lexicons, review  # noqa: E402, F40
 
 
 def main() -> None:
-    """Entry point of ``python -m spacy_factwash`` and the ``spacy-factwash`` script."""
-    app(prog_name=COMMAND)
+    """Entry point of ``python -m spacy_factwash`` and the ``spacy-factwash`` script; a command that asked to be
+    ends the process as soon as it returns (``io.ending``)."""
+    from ..io.ending import ending_at_once
+
+    ending_at_once(lambda: app(prog_name=COMMAND))

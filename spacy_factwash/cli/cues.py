@@ -81,8 +81,10 @@ def annotate(
     with manifest.json listing them in input order and the files each has (a partition that fails is retried,
     then reported; the exit status is 1).
     """
+    from ..io.ending import end_at_once
     from ..run.annotate import annotate_file
 
+    end_at_once()  # every file it writes is closed and on disk when it returns (``io.outputs.atomic_output``)
     if scheduler is not None:
         if lexicon_dir is not None:
             fail("--lexicon-dir does not reach Dask workers yet: run without --scheduler (or --n-process N)", 2)

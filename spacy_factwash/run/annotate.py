@@ -22,20 +22,25 @@ from ..io.progress import Progress, quiet
 from ..io.strict_json import dumps
 from ..io.textfile import line_count
 from ..lexicon.frozen import load_lexicons
+from ..pipes.names import COMPARE
 from .local import executor_of
 
 
 @dataclass(frozen=True)
 class DefaultPipeline:
-    """How a run's processes build the default pipeline (on ``lexicon_dir``'s cue lexicon when given): a value,
-    so that a worker can tell the default pipeline from any other build (``run.dask.warm``)."""
+    """How a run's processes build the default pipeline to annotate with (on ``lexicon_dir``'s cue lexicon when
+    given): a value, so that a worker can tell the default pipeline from any other build (``run.dask.warm``)."""
 
     max_length: int = DEFAULT_MAX_LENGTH
     lexicon_dir: Optional[str] = None
 
     def __call__(self) -> Language:
-        """The pipeline, as ``api.load`` builds it."""
-        return load(self.max_length, lexicon_dir=self.lexicon_dir)
+        """The pipeline, as ``api.load`` builds it, with its comparison component disabled: a single Doc passes
+        through that component unchanged, and annotating never compares, so the gate's word lists (a third of
+        what a pipeline reads and compiles at its first Doc) are never read."""
+        nlp = load(self.max_length, lexicon_dir=self.lexicon_dir)
+        nlp.disable_pipe(COMPARE)
+        return nlp
 
 
 @dataclass

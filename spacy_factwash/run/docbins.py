@@ -10,14 +10,15 @@ and the map of them), which cost several times annotating it
 when it is made (``srsly.msgpack.Packer``), and packs every Doc with that
 packer: the same bytes, so the file is a plain ``DocBin`` file
 (``DocBin().from_disk(path).get_docs(vocab)`` reads it back, user data and
-extension values included). The strings of a Doc's tokens are read from one
-array of their hashes (``TOKEN_STRINGS``), in the order ``DocBin.add``
-reads them token by token: the same set, filled in the same order, so the
-same list in the file.
+extension values included). A Doc's token attributes, spaces and the
+hashes of its tokens' strings (``TOKEN_STRINGS``) are read in one array, and
+only the strings of hashes the DocBin has not met are looked up: the same
+set of strings as ``DocBin.add`` keeps token by token, so the same sorted
+list in the file. An empty span group is packed once per name.
 """
 
 import struct
-from typing import Dict, List
+from typing import Dict, List, Set, Tuple
 
 import numpy
 from spacy.attrs import DEP, ENT_ID, ENT_KB_ID, ENT_TYPE, LEMMA, MORPH, NORM, ORTH, SPACY, TAG
@@ -37,22 +38,34 @@ class PackedDocBin(DocBin):
 
     def __init__(self, *args, **kwargs) -> None:
         self.packer = Packer(use_bin_type=True)  # what srsly.msgpack_dumps packs with, made once
+        self.empty_groups: Dict[str, bytes] = {}  # an empty span group's bytes, by its name (a Doc's few names)
+        self.hashes: Tuple[Set[str], Set[int]] = (set(), set())  # the strings set, and its tokens' string hashes
         super().__init__(*args, **kwargs)
 
     def add(self, doc: Doc) -> None:
-        """Add a Doc's annotations, as ``DocBin.add`` does (same arrays, strings and bytes)."""
-        array = doc.to_array(self.attrs)
-        if len(array.shape) == 1:
-            array = array.reshape((array.shape[0], 1))
-        self.tokens.append(array)
-        spaces = doc.to_array(SPACY)
-        self.spaces.append(numpy.asarray(spaces.reshape((spaces.shape[0], 1)), dtype=bool))
+        """Add a Doc's annotations, as ``DocBin.add`` does (same arrays, strings and bytes), from one array of the
+        Doc's token attributes, their spaces and the hashes of their strings (``TOKEN_STRINGS``)."""
+        count = len(self.attrs)
+        columns = doc.to_array(self.attrs + [SPACY] + TOKEN_STRINGS)
+        self.tokens.append(numpy.ascontiguousarray(columns[:, :count]))
+        self.spaces.append(numpy.asarray(columns[:, count:count + 1], dtype=bool))
         self.flags.append({"has_unknown_spaces": doc.has_unknown_spaces})
-        self.strings.update(token_strings(doc))
+        self.add_token_strings(doc, columns[:, count + 1:])
         self.cats.append(doc.cats)
         if self.store_user_data:
             self.user_data.append(self.packer.pack(doc.user_data))
         self.span_groups.append(self.span_groups_bytes(doc))
+
+    def add_token_strings(self, doc: Doc, hashes: numpy.ndarray) -> None:
+        """Add the strings of a Doc's tokens (``string_hashes``) that the DocBin lacks: those of the hashes it has
+        not added before, while its strings are the set it added them to (the file lists them sorted, so the
+        order they are added in is not in it)."""
+        if self.hashes[0] is not self.strings:  # strings set anew (``from_bytes``): what was added is forgotten
+            self.hashes = (self.strings, set())
+        added = self.hashes[1]
+        new = string_hashes(doc, hashes) - added
+        added |= new
+        self.strings.update(doc.vocab.strings[key] for key in new)
 
     def span_groups_bytes(self, doc: Doc) -> bytes:
         """A Doc's span groups as ``SpanGroups.to_bytes`` packs them (each group's bytes mapped to its keys),
@@ -65,7 +78,12 @@ class PackedDocBin(DocBin):
         return self.packer.pack(groups)
 
     def span_group_bytes(self, group: SpanGroup) -> bytes:
-        """One span group as ``SpanGroup.to_bytes`` packs it; its spans' label, kb_id and id strings added."""
+        """One span group as ``SpanGroup.to_bytes`` packs it; its spans' label, kb_id and id strings added. An empty
+        group without attributes is packed once per name."""
+        if not len(group) and not group.attrs:
+            if group.name not in self.empty_groups:
+                self.empty_groups[group.name] = self.packer.pack({"name": group.name, "attrs": {}, "spans": []})
+            return self.empty_groups[group.name]
         strings, spans = group.doc.vocab.strings, []
         for span in group:
             self.strings.add(span.label_)
@@ -78,12 +96,10 @@ class PackedDocBin(DocBin):
         return self.packer.pack({"name": group.name, "attrs": group.attrs, "spans": spans})
 
 
-def token_strings(doc: Doc) -> List[str]:
-    """The strings ``DocBin.add`` adds for a Doc's tokens (each token's ``TOKEN_STRINGS``), each once, in the order
-    it first adds them. A token's morph is read as ``str(token.morph)`` reads it: the empty analysis, kept as
-    ``"_"``, is the empty string (hash 0)."""
-    hashes = doc.to_array(TOKEN_STRINGS)
+def string_hashes(doc: Doc, hashes: numpy.ndarray) -> Set[int]:
+    """The hashes of the strings ``DocBin.add`` adds for a Doc's tokens, read from their ``TOKEN_STRINGS`` columns
+    (``hashes``, changed here). A token's morph is read as ``str(token.morph)`` reads it: the empty analysis, kept
+    as ``"_"``, is the empty string (hash 0)."""
     morphs = hashes[:, TOKEN_STRINGS.index(MORPH)]
     morphs[morphs == get_string_id(doc.vocab.morphology.EMPTY_MORPH)] = 0
-    strings = doc.vocab.strings
-    return [strings[key] for key in dict.fromkeys(hashes.ravel().tolist())]
+    return set(hashes.ravel().tolist())

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from spacy_factwash.api import load
 from spacy_factwash.io.inputs import InputLine
 from spacy_factwash.pipes.names import COMPARE
@@ -74,3 +76,14 @@ def test_annotate_stopped_at_a_bad_line_ends_with_status_1_its_message_and_the_r
     assert done.stdout == "exit handlers ran\n"
     assert f"error: {lines}:2:" in done.stderr and "--skip-bad-lines" in done.stderr
     assert [json.loads(line)["line"] for line in (tmp_path / "out.jsonl").read_text().splitlines()] == [1]
+
+
+def test_a_request_left_by_a_command_run_before_in_process_does_not_end_the_next_one():
+    # an annotate run in-process (through the app, as typer's runner runs it) leaves its request behind; the next
+    # command line run through the entry point must end as Python ends it (before: os._exit ended this process)
+    from spacy_factwash.io.ending import end_at_once, ending_at_once
+
+    end_at_once()
+    with pytest.raises(SystemExit) as end:
+        ending_at_once(lambda: sys.exit(3))
+    assert end.value.code == 3

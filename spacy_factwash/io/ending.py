@@ -51,7 +51,9 @@ def ended(code: Any) -> NoReturn:
 
 def ending_at_once(run: Callable[[], Any]) -> None:
     """Run a command line (``run``, which ends with ``SystemExit`` as a click app does) and, when its command asked
-    to be (``end_at_once``), end the process at once (``ended``); otherwise let the ``SystemExit`` go on."""
+    to be (``end_at_once``), end the process at once (``ended``); otherwise let the ``SystemExit`` go on. A request
+    left by a command run before in this process (in-process, through the app itself) does not count."""
+    ENDING["at_once"] = False
     try:
         run()
     except SystemExit as end:

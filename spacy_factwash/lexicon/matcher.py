@@ -17,7 +17,11 @@ run over every document, as before.
 
 The result is the same set of matches the plain Matcher would return.
 Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
-costs one hash pass per attribute, whatever the size of the lexicon.
+costs one hash pass per attribute, whatever the size of the lexicon; and a
+caller that keeps facts of each token text (``text_facts``) tells which
+passes a document needs: every phrase needs one of its words (its rarest, by
+``anchor_cost``), every anchor its value, so a pass is made only over a
+document one of whose lexemes has one of those.
 """
 
 from itertools import product
@@ -61,6 +65,7 @@ FUNCTION_WORD_COST = 1000  # "in", "the", "were", "-": in nearly every sentence
 CAPITALISED_FUNCTION_WORD_COST = 100  # "Were", "Should": mostly at a sentence start
 UNBOUNDED = ("*", "+")
 LITERAL_PHRASE_LIMIT = 5000  # word sequences a literal pattern may spell and still be matched as phrases
+LOWER_PASS, SHAPE_PASS = 1, 2  # what ``AnchoredMatcher.text_facts`` says of a token text, as bits
 
 
 def _literal_values(constraint: Any) -> Optional[Tuple[str, ...]]:
@@ -147,6 +152,12 @@ def by_class(found: Iterable[Found], classify: Callable[[int], Tuple[str, bool]]
     return grouped
 
 
+def _rarest_word(phrase: Doc) -> int:
+    """The LOWER of the word of a phrase expected rarest in running text (``anchor_cost``; the longest of equal
+    cost): a Doc without it on some token cannot hold the phrase."""
+    return min(phrase, key=lambda token: (anchor_cost("LOWER", [token.lower_]), -len(token.lower_))).lower
+
+
 def _shape_word(shape: str) -> str:
     """A word whose spaCy shape is ``shape`` (``dddd`` -> ``1111``, ``Xxxx`` -> ``Aaaa``)."""
     return shape.replace("d", "1").replace("X", "A").replace("x", "a")
@@ -160,11 +171,15 @@ class AnchoredMatcher:
         self.anchors = {attr: PhraseMatcher(vocab, attr=attr) for attr in ("LOWER", "SHAPE")}
         self.exact_case: Dict[int, Set[str]] = {}
         self.active: List[PhraseMatcher] = []
+        self._by_need: Tuple[List[PhraseMatcher], ...] = ([], [], [], [])  # the passes to run, by ``needs``
         self.unanchored = Matcher(vocab)
         self.phrase_keys: Set[int] = set()
         self.sentence_openers: Set[int] = set()  # phrase keys whose first token must open a sentence
         self.matchers: Dict[int, Matcher] = {}
         self.reach: Dict[int, Optional[int]] = {}
+        # the values (hashes) of which a Doc needs one on some token for any entry to match it, by attribute: a
+        # word of each phrase, each anchor's values (exact-case anchors: their ORTH)
+        self.needed: Dict[str, Set[int]] = {"LOWER": set(), "ORTH": set(), "SHAPE": set()}
 
     def __len__(self) -> int:
         """The number of entry keys (phrase entries and token patterns)."""
@@ -182,6 +197,7 @@ class AnchoredMatcher:
         """Add phrase patterns (tokenized Docs, matched on LOWER) under ``key``."""
         self.phrase_keys.add(self.vocab.strings.add(key))
         self._add_anchor("LOWER", key, phrases)
+        self._need("LOWER", [_rarest_word(phrase) for phrase in phrases if len(phrase)])
 
     def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
         """Add one token pattern under ``key``: a pattern of literal lower-case words only (``literal_phrases``)
@@ -194,7 +210,9 @@ class AnchoredMatcher:
             self.phrase_keys.add(key_hash)
             if opening is not None:
                 self.sentence_openers.add(key_hash)
-            self._add_anchor("LOWER", key, [Doc(self.vocab, words=words) for words in phrases or opening])
+            docs = [Doc(self.vocab, words=words) for words in phrases or opening]
+            self._add_anchor("LOWER", key, docs)
+            self._need("LOWER", [_rarest_word(phrase) for phrase in docs if len(phrase)])
             return
         anchor = choose_anchor(pattern)
         if anchor is None:
@@ -207,8 +225,13 @@ class AnchoredMatcher:
             if attr == "ORTH":
                 self.exact_case[key_hash] = set(values)
             words = [_shape_word(v) for v in values] if attr == "SHAPE" else sorted({v.lower() for v in values})
-            self._add_anchor("SHAPE" if attr == "SHAPE" else "LOWER", anchor_key,
-                             [Doc(self.vocab, words=[word]) for word in words])
+            docs = [Doc(self.vocab, words=[word]) for word in words]
+            self._add_anchor("SHAPE" if attr == "SHAPE" else "LOWER", anchor_key, docs)
+            if attr == "ORTH":  # a hit is kept only where the token's text is one of the values
+                self._need("ORTH", [self.vocab.strings.add(value) for value in values])
+            else:
+                self._need(attr if attr == "SHAPE" else "LOWER",
+                           [doc[0].shape if attr == "SHAPE" else doc[0].lower for doc in docs])
             self.matchers[key_hash] = Matcher(self.vocab)
             self.reach[key_hash] = 0
         self.matchers[key_hash].add(key, [pattern])
@@ -220,6 +243,27 @@ class AnchoredMatcher:
         """Add phrases to one anchor matcher, and run that matcher from now on."""
         self.anchors[attr].add(key, docs)
         self.active = [matcher for matcher in self.anchors.values() if len(matcher)]
+        lower, shape = ([matcher] if len(matcher) else [] for matcher in self.anchors.values())
+        self._by_need = ([], lower, shape, self.active)
+
+    def _need(self, attr: str, values: Iterable[int]) -> None:
+        """Record values a Doc needs on some token to be matched (one per phrase or anchor value added). (Facts a
+        caller kept from ``text_facts`` before are out of date: the cue component adds entries and makes its case
+        forms, which keep them, again.)"""
+        self.needed[attr].update(values)
+
+    def text_facts(self, text: str) -> int:
+        """What one token text has, as a lexeme of this vocab, of the values a Doc needs on some token to be matched
+        (``needed``), as bits: ``LOWER_PASS`` when the LOWER pass needs it (its LOWER or ORTH is needed),
+        ``SHAPE_PASS`` when the SHAPE pass does (its SHAPE is); both for a text this vocab has no lexeme of (no
+        lexeme is made to tell). A caller keeps these by text and or-s them over a Doc's tokens (``__call__``'s
+        ``needs``)."""
+        if text not in self.vocab:
+            return LOWER_PASS | SHAPE_PASS
+        lexeme = self.vocab[text]
+        needed = self.needed
+        return (LOWER_PASS * (lexeme.lower in needed["LOWER"] or lexeme.orth in needed["ORTH"])
+                + SHAPE_PASS * (lexeme.shape in needed["SHAPE"]))
 
     def _windows(self, doc: Doc, key: int, positions: Iterable[int]) -> List[Tuple[int, int]]:
         """Merged token windows around anchor hits in which the pattern could match."""
@@ -235,13 +279,15 @@ class AnchoredMatcher:
                 windows.append((start, end))
         return windows
 
-    def __call__(self, doc: Doc) -> List[Found]:
+    def __call__(self, doc: Doc, needs: Optional[int] = None) -> List[Found]:
         """All matches of all entries, as (key, start, end) token offsets into ``doc``, in no set order (a Doc no
-        anchor or phrase is found in costs the hash passes and nothing more)."""
+        anchor or phrase is found in costs the hash passes and nothing more). ``needs``: the or of ``text_facts``
+        over the Doc's token texts, when the caller worked it out for a Doc of this vocab: only the passes it
+        names run (none, when no entry can match)."""
         found: List[Found] = self.unanchored(doc) if len(self.unanchored) else []
         hits: Dict[int, Set[int]] = {}
         phrase_keys, exact_case, openers = self.phrase_keys, self.exact_case, self.sentence_openers
-        for phrase_matcher in self.active:
+        for phrase_matcher in self.active if needs is None or doc.vocab is not self.vocab else self._by_need[needs]:
             for key, start, end in phrase_matcher(doc):
                 if key in phrase_keys:
                     if key not in openers or doc[start].is_sent_start is True:

@@ -19,7 +19,6 @@ Doc whose tokens show it needs none of it is not even joined into its text (``pl
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import numpy
@@ -44,8 +43,11 @@ class CaseForms:
 
     words: FrozenSet[str]
     capitalised: Dict[str, str]
-    # what each token text seen so far holds (``_token_marks``), by its hash, for ``plain``
+    # what each token text seen so far holds (``look``), by its hash, for ``plain``
     seen: Dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    # further facts a caller wants of each token text (a number below 32), kept beside its marks in ``seen``,
+    # shifted past them (``MARK_BITS``), and read in the same pass (``token_row``)
+    more: Optional[Callable[[str], int]] = field(default=None, compare=False, repr=False)
 
     def fold(self, word: str) -> Optional[str]:
         """The form a shouted word is matched in, or None when the lexicon does not know it (an acronym)."""
@@ -55,6 +57,19 @@ class CaseForms:
         if lower in self.capitalised:
             return self.capitalised[lower]
         return lower if lower in self.words else None
+
+    def marks(self, text: str) -> int:
+        """What one token text holds for ``plain``, as bits: ``NEEDS`` when it alone needs a shadow (a character
+        that is not ASCII, a control character or a character markup is written with, or a shouted word ``SHOUTED``
+        finds in it that the lexicon knows: "NOT", "DON'T"; an acronym the lexicon does not know, "HIV", reads as
+        written), ``CAPITAL`` when it holds a capital letter, ``APOSTROPHE`` when it holds an apostrophe."""
+        needs = not text.isascii() or ASCII_MARKS.search(text) is not None or any(
+            self.fold(word) not in (None, word) for word in SHOUTED.findall(text))
+        return NEEDS * needs + CAPITAL * (text.lower() != text) + APOSTROPHE * ("'" in text)
+
+    def look(self, text: str) -> int:
+        """What ``seen`` keeps of one token text: its ``marks``, and the facts ``more`` tells past them."""
+        return self.marks(text) if self.more is None else self.marks(text) | self.more(text) << MARK_BITS
 
 
 def _fold_char(char: str, mixed: bool) -> str:
@@ -114,8 +129,9 @@ def normalise(text: str, forms: CaseForms) -> Optional[Shadow]:
     return Shadow(cased, shadow.pieces, shadow.notes)
 
 
-def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
-    """The words a lexicon spells (lower case) and the capitalised forms its patterns ask for, for shouted text.
+def case_forms(entries: Sequence[Entry], tokenizer, more: Optional[Callable[[str], int]] = None) -> CaseForms:
+    """The words a lexicon spells (lower case) and the capitalised forms its patterns ask for, for shouted text
+    (with ``more``: further facts of each token text, ``CaseForms.more``).
 
     A capitalised form ("Monday") is kept unless its lower-case word is a phrase cue of its own ("May" / "may"):
     shouted text cannot tell those apart, and the phrase's own exclusions read its context.
@@ -134,7 +150,7 @@ def case_forms(entries: Sequence[Entry], tokenizer) -> CaseForms:
                     elif attr in ("ORTH", "TEXT") and value.isalpha() and value.istitle():
                         capitalised[value.lower()] = value
     return CaseForms(frozenset(words | phrase_words),
-                     {lower: form for lower, form in capitalised.items() if lower not in phrase_words})
+                     {lower: form for lower, form in capitalised.items() if lower not in phrase_words}, more=more)
 
 
 def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
@@ -164,7 +180,9 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
 
 
 SEEN_LIMIT = 200_000  # token texts kept by ``CaseForms.seen`` (and ``_HASHES``) before it starts again
-NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``_token_marks`` says of a token text, as bits
+NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``CaseForms.marks`` says of a token text, as bits
+MARK_BITS = 3  # the bits they take; ``CaseForms.more`` facts are kept past them
+MARKS_ONLY = bytes(value & (1 << MARK_BITS) - 1 for value in range(256))  # a ``bytes.translate`` table
 # over a Doc's marks as bytes, one per token: a token that needs a shadow; a capital before a capital or apostrophe
 TOKEN_NEEDS = re.compile(b"[\x04-\x07]")
 CAPITAL_BEFORE_CAPITAL = re.compile(b"[\x02\x03](?=[\x01-\x03])")
@@ -196,50 +214,58 @@ def _holds_hash(text: str) -> int:
     return int("#" in text)
 
 
-def _per_token_text(doc: Doc, known: Dict[int, int], look: Callable[[str], int]) -> List[int]:
-    """What ``look`` says of each token text of a Doc (``doc_orths``), each text looked at once while ``known``
-    keeps what was said by its hash (started again past ``SEEN_LIMIT`` texts)."""
-    orths = doc_orths(doc)
-    said = list(map(known.get, orths))
-    if None in said:
-        if len(known) >= SEEN_LIMIT:
-            known.clear()
-        strings = doc.vocab.strings
-        for i, orth in enumerate(orths):
-            if said[i] is None:
-                said[i] = known[orth] = look(strings[orth])
-    return said
+def _per_token_text(doc: Doc, known: Dict[int, int], look: Callable[[str], int],
+                    orths: Optional[List[int]] = None) -> bytes:
+    """What ``look`` says of each token text of a Doc (a number below 256), one byte per token: each text looked at
+    once while ``known`` keeps what was said by its hash (started again past ``SEEN_LIMIT`` texts). ``orths`` are
+    the Doc's token orth ids when the caller read them (else ``doc_orths``). A Doc of texts seen before costs one
+    look-up per token, made in C."""
+    if orths is None:
+        orths = doc_orths(doc)
+    try:
+        return bytes(map(known.__getitem__, orths))
+    except KeyError:  # a token text not seen yet
+        pass
+    if len(known) >= SEEN_LIMIT:
+        known.clear()
+    strings = doc.vocab.strings
+    for orth in orths:
+        if orth not in known:
+            known[orth] = look(strings[orth])
+    return bytes(map(known.__getitem__, orths))
 
 
-def _token_marks(text: str, forms: CaseForms) -> int:
-    """What one token text holds for ``plain``, as bits: ``NEEDS`` when it alone needs a shadow (a character that
-    is not ASCII, a control character or a character markup is written with, or a shouted word ``SHOUTED`` finds
-    in it that the lexicon knows: "NOT", "DON'T"; an acronym the lexicon does not know, "HIV", reads as written),
-    ``CAPITAL`` when it holds a capital letter, ``APOSTROPHE`` when it holds an apostrophe."""
-    needs = not text.isascii() or ASCII_MARKS.search(text) is not None or any(
-        forms.fold(word) not in (None, word) for word in SHOUTED.findall(text))
-    return NEEDS * needs + CAPITAL * (text.lower() != text) + APOSTROPHE * ("'" in text)
+def token_row(doc: Doc, forms: CaseForms, orths: Optional[List[int]] = None) -> bytes:
+    """What ``forms`` keeps of each token text of a Doc (``CaseForms.look``: its marks, and the ``more`` facts past
+    them), one byte per token, for ``plain`` and the caller's own facts in one pass; ``orths``: the Doc's token orth
+    ids, when the caller read them (``doc_orths``)."""
+    return _per_token_text(doc, forms.seen, forms.look, orths)
 
 
-def plain(doc: Doc, forms: CaseForms) -> bool:
+def plain(doc: Doc, forms: CaseForms, row: Optional[bytes] = None) -> bool:
     """Whether a Doc surely reads as it is written, decided from its tokens without joining its text: no token
-    that needs a shadow alone (``_token_marks``: a character that is not ASCII, a control or markup character,
+    that needs a shadow alone (``CaseForms.marks``: a character that is not ASCII, a control or markup character,
     a shouted word the lexicon knows), and no capital at the end of a token joined without a space to one that
     holds a capital or an apostrophe (where a shouted word could run across tokens). Each token text is looked
     at once per ``forms`` (kept by its hash in ``forms.seen``); a shouted word found inside one token is found in
-    the whole text too, so this never says plain where ``normalise`` would change the text."""
+    the whole text too, so this never says plain where ``normalise`` would change the text. ``row``: the Doc's
+    ``token_row``, when the caller read it."""
     if not len(doc):
         return True
-    row = bytes(_per_token_text(doc, forms.seen, partial(_token_marks, forms=forms)))
+    if row is None:
+        row = token_row(doc, forms)
+    if forms.more is not None:
+        row = row.translate(MARKS_ONLY)
     if TOKEN_NEEDS.search(row) is not None:
         return False
     return not any(not doc[joined.start()].whitespace_ for joined in CAPITAL_BEFORE_CAPITAL.finditer(row))
 
 
-def reading(doc: Doc, forms: CaseForms, tokenizer) -> Tuple[Doc, Optional[Shadow]]:
+def reading(doc: Doc, forms: CaseForms, tokenizer, row: Optional[bytes] = None) -> Tuple[Doc, Optional[Shadow]]:
     """The Doc a lexicon is matched on (its shadow, when the text needs one) and the shadow that maps matches
-    back (None when the Doc is read as it is; a plain Doc is not joined into its text to tell: ``plain``)."""
-    if plain(doc, forms):
+    back (None when the Doc is read as it is; a plain Doc is not joined into its text to tell: ``plain``, given
+    the Doc's ``token_row`` when the caller read it)."""
+    if plain(doc, forms, row):
         return doc, None
     shadow = normalise(doc_text(doc), forms)
     return (doc, None) if shadow is None else (shadow_doc(doc, shadow, tokenizer), shadow)

@@ -30,6 +30,7 @@ pipeline (``lexicons/``, with ``user.jsonl`` when entries were added;
 was built with.
 """
 
+import re
 from functools import partial
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -38,10 +39,10 @@ from spacy.tokens import Doc, Span
 
 from ...lexicon.entries import Entry, user_entries
 from ...lexicon.frozen import LexiconSet
-from ...lexicon.matcher import AnchoredMatcher, by_class
+from ...lexicon.matcher import LOWER_PASS, SHAPE_PASS, AnchoredMatcher, Found, by_class
 from ...lexicon.sets import CUES, SENSE, SYNTAX
 from ...syntax.links import source_link
-from ...syntax.normalise import carry, case_forms, reading
+from ...syntax.normalise import MARK_BITS, Shadow, carry, case_forms, reading, token_row
 from ...syntax.scope import STYLES, narrowed_scope_spans
 from ..base import LexiconPipe
 from .detector import CueDetector
@@ -58,6 +59,10 @@ from .extensions import (
 from .scorer import score_cues, span_score_weights
 
 SOURCE_LABEL = "SOURCE"
+# over a Doc's ``token_row``: a token the matcher's LOWER pass needs, one its SHAPE pass needs
+LOWER_NEEDED, SHAPE_NEEDED = (re.compile(b"[" + b"".join(re.escape(bytes([value])) for value in range(256)
+                                                        if value >> MARK_BITS & bit) + b"]")
+                              for bit in (LOWER_PASS, SHAPE_PASS))
 DEFAULT_CONFIG = {
     "spans_key": CUES_KEY,
     "lexicon_dir": None,
@@ -144,7 +149,7 @@ class CueComponent(LexiconPipe):
         self._sets["lexicons"] = self.lexicons.with_entries(added)
         for entry in added:
             self._compile(entry)
-        self.case_forms = case_forms(self._sets["lexicons"].entries, self.tokenizer)
+        self.case_forms = case_forms(self._sets["lexicons"].entries, self.tokenizer, self.matcher.text_facts)
         return added
 
     def compile(self, sets: Mapping[str, LexiconSet]) -> None:
@@ -157,7 +162,7 @@ class CueComponent(LexiconPipe):
         for entry in lexicons.entries:
             if entry.label in self.detectors:
                 self._compile(entry)
-        self.case_forms = case_forms(lexicons.entries, self.tokenizer)
+        self.case_forms = case_forms(lexicons.entries, self.tokenizer, self.matcher.text_facts)
 
     def _compile(self, entry: Entry) -> None:
         """Add one entry to the matcher and remember what its match key stands for."""
@@ -171,10 +176,10 @@ class CueComponent(LexiconPipe):
     def __call__(self, doc: Doc) -> Doc:
         """Annotate one document with resolved cues of this component's classes."""
         lexicons = self.lexicons  # read and compiled here when neither initialized nor loaded
-        read, shadow = reading(doc, self.case_forms, self.tokenizer)
+        read, shadow, found = self._matches(doc)
         cues: List[Span] = []
         sources: List[Span] = []
-        for cue, source in self._resolve(read, lexicons):
+        for cue, source in self._resolve(read, found, lexicons) if found else ():
             if shadow is not None:
                 carried = carry(doc, shadow, cue)
                 cue = Span(doc, carried.start, carried.end, label=cue.label, span_id=cue.id)
@@ -191,26 +196,38 @@ class CueComponent(LexiconPipe):
         whose detectors read it (``reads_parse``) resolve their candidates, so only a Doc where the lexicon
         matches a candidate of such a class. (Lets a caller parse only the Docs where it matters.)"""
         self.lexicons  # read and compiled here when neither initialized nor loaded
-        read, _ = reading(doc, self.case_forms, self.tokenizer)
         parsed = {label for label, detector in self.detectors.items() if detector.reads_parse}
         return any(label in parsed and not is_exclusion
-                   for label, _, is_exclusion in (self.entries[key] for key, _, _ in self.matcher(read)))
+                   for label, _, is_exclusion in (self.entries[key] for key, _, _ in self._matches(doc)[2]))
 
-    def _resolve(self, doc: Doc, lexicons: LexiconSet) -> List[Tuple[Span, Optional[Span]]]:
-        """Each resolved cue of ``doc`` (the Doc itself or its shadow), labelled with its class and carrying its
-        entry id as ``span.id_``, with its speaker span."""
+    def _matches(self, doc: Doc) -> Tuple[Doc, Optional[Shadow], List[Found]]:
+        """The Doc the lexicon is matched on (``reading``: the Doc itself or its shadow), the shadow, and the raw
+        matches on it. One look-up per token (``token_row``: the case forms keep the matcher's ``text_facts`` beside
+        each token text's marks) tells both whether the Doc is plain and, when it is, which of the matcher's passes
+        can find something in it (none, in a Doc with no word any entry needs)."""
+        row = token_row(doc, self.case_forms)
+        read, shadow = reading(doc, self.case_forms, self.tokenizer, row)
+        needs = None
+        if read is doc:
+            needs = LOWER_PASS * (LOWER_NEEDED.search(row) is not None) + SHAPE_PASS * (
+                SHAPE_NEEDED.search(row) is not None)
+        return read, shadow, self.matcher(read, needs)
+
+    def _resolve(self, doc: Doc, found: List[Found], lexicons: LexiconSet) -> List[Tuple[Span, Optional[Span]]]:
+        """Each resolved cue of ``doc`` (the Doc itself or its shadow) from its raw matches ``found``, labelled with
+        its class and carrying its entry id as ``span.id_``, with its speaker span."""
         entries = self.entries
-        found = []
+        resolved = []
         for detector_label, (candidates, exclusions) in by_class(
-                self.matcher(doc), lambda key: (entries[key][0], entries[key][2])).items():
+                found, lambda key: (entries[key][0], entries[key][2])).items():
             if not candidates:
                 continue
             detector = self.detectors[detector_label]
             for start, end, key in detector.resolve(doc, candidates, exclusions):
                 label, entry_id, _ = self.entries[key]
                 cue = Span(doc, start, end, label=label, span_id=entry_id)
-                found.append((cue, detector.source_of(doc, cue, lexicons.get(entry_id))))
-        return found
+                resolved.append((cue, detector.source_of(doc, cue, lexicons.get(entry_id))))
+        return resolved
 
     def _write(self, doc: Doc, cues: List[Span], sources: List[Span], lexicons: LexiconSet) -> None:
         """Replace this component's classes in the span groups, keeping other classes' spans.

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from properties import properties
 from spacy_factwash.lexicon.matcher import LOWER_PASS, SHAPE_PASS
-from spacy_factwash.pipes.cues.component import LOWER_NEEDED, SHAPE_NEEDED
+from spacy_factwash.syntax.normalise import passes_needed
 from spacy_factwash.syntax.normalise import case_forms, plain, reading, token_row
 
 WORDS = ["not", "NOT", "Not", "may", "May", "MAY", "said", "SAID", "no", "No", "NO", "3", "2019", "12:30", "1999-05-01",
@@ -32,11 +32,6 @@ def cue_pipeline():
     return nlp
 
 
-def needs_of(row: bytes) -> int:
-    """The passes a Doc's ``token_row`` names, as the component reads them."""
-    return LOWER_PASS * (LOWER_NEEDED.search(row) is not None) + SHAPE_PASS * (SHAPE_NEEDED.search(row) is not None)
-
-
 texts = st.one_of(
     st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(GAPS)), max_size=10).map(
         lambda parts: "".join(word + gap for word, gap in parts)),
@@ -54,7 +49,7 @@ def test_the_passes_a_docs_lexemes_name_find_what_every_pass_finds(text):
     read, _ = reading(doc, cues.case_forms, cues.tokenizer, row)
     assert len(row) == len(doc)
     if read is doc:
-        assert sorted(cues.matcher(doc, needs_of(row))) == sorted(cues.matcher(doc))
+        assert sorted(cues.matcher(doc, passes_needed(row))) == sorted(cues.matcher(doc))
 
 
 @given(texts)
@@ -74,7 +69,7 @@ def test_a_doc_with_no_word_an_entry_needs_runs_no_pass_and_one_with_a_cue_runs_
     for text, needs in [("The cells grew in culture.", 0), ("The cells might grow.", LOWER_PASS),
                         ("In 2019 the cells grew.", SHAPE_PASS), ("In 2019 the cells might grow.", LOWER_PASS | SHAPE_PASS)]:
         doc = nlp(text)
-        assert needs_of(token_row(doc, cues.case_forms)) == needs, text
+        assert passes_needed(token_row(doc, cues.case_forms)) == needs, text
     for text, cue in [("The cells might grow.", "might"), ("In 2019 the cells grew.", "In 2019")]:
         doc = nlp(text)
         assert [span.text for span in doc.spans["factwash_cues"]] == [cue]

@@ -26,6 +26,7 @@ from spacy.attrs import IDX, ORTH
 from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry
+from ..lexicon.matcher import LOWER_PASS, SHAPE_PASS, AnchoredMatcher, Found
 from .reading import ASCII_MARKS, read
 from .sentences import sentences
 from .text import Beside, doc_text
@@ -259,6 +260,31 @@ def plain(doc: Doc, forms: CaseForms, row: Optional[bytes] = None) -> bool:
     if TOKEN_NEEDS.search(row) is not None:
         return False
     return not any(not doc[joined.start()].whitespace_ for joined in CAPITAL_BEFORE_CAPITAL.finditer(row))
+
+
+# over a Doc's ``token_row`` with an ``AnchoredMatcher``'s ``text_facts`` kept past the marks: a token the matcher's
+# LOWER pass needs, one its SHAPE pass needs
+LOWER_NEEDED, SHAPE_NEEDED = (re.compile(b"[" + b"".join(re.escape(bytes([value])) for value in range(256)
+                                                        if value >> MARK_BITS & bit) + b"]")
+                              for bit in (LOWER_PASS, SHAPE_PASS))
+
+
+def passes_needed(row: bytes) -> int:
+    """The matcher passes a Doc's ``token_row`` names (its tokens' ``text_facts``, or-ed), as ``AnchoredMatcher``'s
+    ``needs``."""
+    return LOWER_PASS * (LOWER_NEEDED.search(row) is not None) + SHAPE_PASS * (SHAPE_NEEDED.search(row) is not None)
+
+
+def matched_reading(doc: Doc, forms: CaseForms, tokenizer, matcher: AnchoredMatcher
+                    ) -> Tuple[Doc, Optional[Shadow], List[Found]]:
+    """The Doc a lexicon is matched on (``reading``), its shadow, and ``matcher``'s raw matches on it. When ``forms``
+    keep the matcher's ``text_facts`` beside each token text's marks (``case_forms(..., matcher.text_facts)``), one
+    look-up per token (``token_row``) tells both whether the Doc is plain and, when it is, which of the matcher's
+    passes can find something in it (none, in a Doc with no word any entry needs)."""
+    row = token_row(doc, forms)
+    read, shadow = reading(doc, forms, tokenizer, row)
+    needs = passes_needed(row) if read is doc and forms.more == matcher.text_facts else None
+    return read, shadow, matcher(read, needs)
 
 
 def reading(doc: Doc, forms: CaseForms, tokenizer, row: Optional[bytes] = None) -> Tuple[Doc, Optional[Shadow]]:

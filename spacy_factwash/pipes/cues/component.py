@@ -30,7 +30,6 @@ pipeline (``lexicons/``, with ``user.jsonl`` when entries were added;
 was built with.
 """
 
-import re
 from functools import partial
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -39,10 +38,10 @@ from spacy.tokens import Doc, Span
 
 from ...lexicon.entries import Entry, user_entries
 from ...lexicon.frozen import LexiconSet
-from ...lexicon.matcher import LOWER_PASS, SHAPE_PASS, AnchoredMatcher, Found, by_class
+from ...lexicon.matcher import AnchoredMatcher, Found, by_class
 from ...lexicon.sets import CUES, SENSE, SYNTAX
 from ...syntax.links import source_link
-from ...syntax.normalise import MARK_BITS, Shadow, carry, case_forms, reading, token_row
+from ...syntax.normalise import Shadow, carry, case_forms, matched_reading
 from ...syntax.scope import STYLES, narrowed_scope_spans
 from ..base import LexiconPipe
 from .detector import CueDetector
@@ -59,10 +58,6 @@ from .extensions import (
 from .scorer import score_cues, span_score_weights
 
 SOURCE_LABEL = "SOURCE"
-# over a Doc's ``token_row``: a token the matcher's LOWER pass needs, one its SHAPE pass needs
-LOWER_NEEDED, SHAPE_NEEDED = (re.compile(b"[" + b"".join(re.escape(bytes([value])) for value in range(256)
-                                                        if value >> MARK_BITS & bit) + b"]")
-                              for bit in (LOWER_PASS, SHAPE_PASS))
 DEFAULT_CONFIG = {
     "spans_key": CUES_KEY,
     "lexicon_dir": None,
@@ -201,17 +196,9 @@ class CueComponent(LexiconPipe):
                    for label, _, is_exclusion in (self.entries[key] for key, _, _ in self._matches(doc)[2]))
 
     def _matches(self, doc: Doc) -> Tuple[Doc, Optional[Shadow], List[Found]]:
-        """The Doc the lexicon is matched on (``reading``: the Doc itself or its shadow), the shadow, and the raw
-        matches on it. One look-up per token (``token_row``: the case forms keep the matcher's ``text_facts`` beside
-        each token text's marks) tells both whether the Doc is plain and, when it is, which of the matcher's passes
-        can find something in it (none, in a Doc with no word any entry needs)."""
-        row = token_row(doc, self.case_forms)
-        read, shadow = reading(doc, self.case_forms, self.tokenizer, row)
-        needs = None
-        if read is doc:
-            needs = LOWER_PASS * (LOWER_NEEDED.search(row) is not None) + SHAPE_PASS * (
-                SHAPE_NEEDED.search(row) is not None)
-        return read, shadow, self.matcher(read, needs)
+        """The Doc the lexicon is matched on (the Doc itself or its shadow), the shadow, and the raw matches on it
+        (``normalise.matched_reading``: the case forms keep the matcher's ``text_facts``)."""
+        return matched_reading(doc, self.case_forms, self.tokenizer, self.matcher)
 
     def _resolve(self, doc: Doc, found: List[Found], lexicons: LexiconSet) -> List[Tuple[Span, Optional[Span]]]:
         """Each resolved cue of ``doc`` (the Doc itself or its shadow) from its raw matches ``found``, labelled with

@@ -21,14 +21,13 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-import numpy
 from spacy.attrs import IDX, ORTH
 from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry
 from ..lexicon.matcher import LOWER_PASS, SHAPE_PASS, AnchoredMatcher, Found
 from .reading import ASCII_MARKS, read
-from .sentences import sentences
+from .sentences import sentences, set_sentence_starts
 from .text import Beside, doc_text
 from .textmap import Edit, Shadow, applied, compose
 
@@ -167,10 +166,8 @@ def shadow_doc(doc: Doc, shadow: Shadow, tokenizer) -> Doc:
         if attrs:
             shadowed.from_array(attrs, doc.to_array(attrs))
     elif doc.has_annotation("SENT_START"):
-        # set as one array: each Token.is_sent_start write reads the whole Doc's annotation (quadratic)
         sentence_starts = {sent.start_char for sent in sentences(doc)}
-        flags = [1 if i == 0 or start in sentence_starts else -1 for i, start in enumerate(starts)]
-        shadowed.from_array(["SENT_START"], numpy.array(flags, dtype="int64").astype("uint64").reshape(-1, 1))
+        set_sentence_starts(shadowed, [i == 0 or start in sentence_starts for i, start in enumerate(starts)])
     return shadowed
 
 

@@ -6,8 +6,9 @@ times, so this reads the starts as one array instead (same spans; a
 ``sents`` user hook, when a pipeline set one, is honoured).
 """
 
-from typing import List
+from typing import List, Sequence
 
+import numpy
 from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -31,3 +32,14 @@ def sentences(doc: Doc) -> List[Span]:
     flags = doc.to_array(SENT_START).tolist()
     starts = [0] + [i for i in range(1, length) if flags[i] == 1]
     return [Span(doc, start, end) for start, end in zip(starts, starts[1:] + [length])]
+
+
+def set_sentence_starts(doc: Doc, starts: Sequence[bool]) -> None:
+    """Mark each token of a Doc without a parse as starting a sentence (True) or not (False), in one array write:
+    each ``Token.is_sent_start`` write reads the whole Doc's annotation, so setting them token by token is
+    quadratic in the Doc's length."""
+    if len(starts) != len(doc):
+        raise ValueError(f"set_sentence_starts: {len(starts)} flags for a Doc of {len(doc)} tokens")
+    if starts:
+        flags = numpy.array([1 if start else -1 for start in starts], dtype="int64").astype("uint64")
+        doc.from_array([SENT_START], flags.reshape(-1, 1))

@@ -22,6 +22,7 @@ from spacy_factwash.pipes.cues.extensions import CUES_KEY
 from spacy_factwash.pipes.cues.scorer import ratio
 
 from .corpora import read_half
+from .gating import reports_in_order
 from .gold import GOLD_KEY, META_KEY, to_doc
 
 # the change types that report a drop of the class: removing a condition's "if" leaves the condition stated as a
@@ -123,10 +124,10 @@ def _annotated(items: Iterable, nlp: Language, kept: List[Doc]) -> Iterator[Doc]
 
 
 def score_pairs(pairs: Sequence[GatePair], gate) -> Dict[str, object]:
-    """Run the gate over the pairs; per row recall, control flag rate and precision, and the verdict confusion."""
+    """Run the gate over the pairs (each distinct pair once: ``gating.reports_in_order``); per row recall, control flag rate and precision, and the verdict confusion."""
     counts: Dict[tuple, Counter] = {}
     confusion: Counter = Counter()
-    for pair, report in zip(pairs, gate.pipe((p.source, p.memory) for p in pairs)):
+    for pair, report in zip(pairs, reports_in_order(gate, ((p.source, p.memory) for p in pairs))):
         found = bool(FOUND_BY[pair.label] & {c.type for c in report.changes})
         row = counts.setdefault((pair.corpus, pair.label), Counter())
         row[pair.kind] += 1

@@ -19,6 +19,8 @@ Ranges = Tuple[Tuple[int, int], ...]
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from spacy_factwash.syntax.sentences import set_sentence_starts
+
 GOLD_KEY = "factwash_gold"
 META_KEY = "factwash_gold_meta"
 
@@ -68,10 +70,8 @@ class GoldText:
 def to_doc(nlp: Language, item: GoldText) -> Doc:
     """Tokenize an item and attach its gold span groups and metadata (all msgpack-safe)."""
     doc = nlp.make_doc(item.text)
-    if item.is_sentence and len(doc):
-        doc[0].is_sent_start = True
-        for token in doc[1:]:
-            token.is_sent_start = False
+    if item.is_sentence:
+        set_sentence_starts(doc, [i == 0 for i in range(len(doc))])
     groups: Dict[str, list] = {GOLD_KEY: []}
     unaligned = 0
     for gold in item.spans:

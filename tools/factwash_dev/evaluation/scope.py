@@ -60,6 +60,7 @@ from spacy_factwash.pipes.cues.scorer import f1, ratio
 from spacy_factwash.syntax.clauses import scope_spans
 from spacy_factwash.syntax.links import source_link
 from spacy_factwash.syntax.scope import narrowed_scope_spans
+from spacy_factwash.syntax.sentences import set_sentence_starts
 
 from .corpora import read_half
 from .gold import GoldText
@@ -143,8 +144,7 @@ def scope_doc(nlp: Language, item: GoldText) -> Doc:
         doc = Doc(nlp.vocab, words=list(item.words), spaces=[True] * (len(item.words) - 1) + [False])
     else:
         doc = nlp.make_doc(item.text)
-    for token in doc:
-        token.is_sent_start = token.i == 0
+    set_sentence_starts(doc, [i == 0 for i in range(len(doc))])
     return doc
 
 

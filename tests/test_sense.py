@@ -2,6 +2,7 @@
 
 import json
 import shutil
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from factwash_dev.evaluation.readme import PARSE_CUES, SUMMEDITS
 from factwash_dev.evaluation.sense_mining import KEPT_SENSE, MIN_KEPT, MIN_WRONG, RATIO
 from spacy_factwash.lexicon.frozen import LexiconError, freeze, packaged_lexicon_dir
 from spacy_factwash.syntax.parse import ewt_parser_dir, parse_pipeline
-from spacy_factwash.syntax.sense import SENSE_FILES, SenseRules, load_sense
+from spacy_factwash.syntax.sense import SENSE_FILES, SenseRules, installed_rules, load_sense
 
 
 @pytest.fixture(scope="module")
@@ -128,6 +129,57 @@ def test_the_parse_only_removes_cues_and_never_moves_a_sentence(parsed_nlp, defa
     assert set(cues_of(parsed)) <= set(cues_of(plain))
     assert {c for c in cues_of(plain) if c[0] not in ("HEDGE", "ATTRIBUTION")} == {
         c for c in cues_of(parsed) if c[0] not in ("HEDGE", "ATTRIBUTION")}
+
+
+TAGS = ["NN", "NNS", "NNP", "VB", "VBD", "VBG", "VBN", "VBZ", "MD", "JJ", "IN", "DT", "PRP", "RB", "CC", "."]
+DEPS = ["ROOT", "nsubj", "nsubj:pass", "obj", "dobj", "ccomp", "xcomp", "csubj", "parataxis", "aux", "aux:pass",
+        "auxpass", "amod", "nmod", "prep", "acl", "mark", "det", "advcl", "cc", "conj", "punct"]
+
+
+@lru_cache(maxsize=1)
+def english_vocab():
+    """One English vocabulary for the Docs a property draws (a blank pipeline per example would be most of the cost)."""
+    return spacy.blank("en").vocab
+
+
+@st.composite
+def parsed_sentences(draw):
+    """A Doc of cue words and others with any tags and any dependency tree: whatever a parser may say."""
+    rules = installed_rules()
+    words = draw(st.lists(st.sampled_from(sorted(set(WORDS) | {"as", "that"} | {
+        w for label in ("HEDGE", "ATTRIBUTION") for w in rules.parsed_words[label]})), min_size=1, max_size=12))
+    heads = [0] + [draw(st.integers(0, i - 1)) for i in range(1, len(words))]
+    deps = ["ROOT"] + [draw(st.sampled_from(DEPS[1:])) for _ in words[1:]]
+    tags = [draw(st.sampled_from(TAGS)) for _ in words]
+    return spacy.tokens.Doc(english_vocab(), words=words, heads=heads, deps=deps, tags=tags)
+
+
+@properties(150)
+@given(parsed_sentences())
+def test_a_cue_word_the_rules_do_not_read_the_parse_for_holds_its_sense_whatever_the_parse(doc):
+    """What lets a caller parse only the Docs where it matters (``CueComponent.parse_matters``): a one-word cue
+    whose word no sense rule reads the parse for is kept under any tags and any tree."""
+    rules = installed_rules()
+    for token in doc:
+        for label in ("HEDGE", "ATTRIBUTION"):
+            if not rules.reads_parse(token.lower_, label):
+                assert rules.keeps(token, label), (token.text, label, [(t.text, t.tag_, t.dep_, t.head.i) for t in doc])
+
+
+def test_every_word_the_rules_read_the_parse_for_can_lose_its_cue_to_a_parse():
+    """The other side: ``reads_parse`` names no word whose cue no parse can remove, so the Docs it leaves to be
+    parsed are the ones a parse can change (each word given a parse its rule rejects)."""
+    rules = installed_rules()
+    vocab = spacy.blank("en").vocab
+    rejecting = [(["the", "{}"], ["DT", "NN"], ["det", "ROOT"], [1, 1]),  # a noun with no clause under it
+                 (["{}", "it"], ["VBD", "PRP"], ["ROOT", "obj"], [0, 0]),  # a verb with a plain object
+                 (["we", "{}", "detected"], ["PRP", "MD", "VBN"], ["nsubj", "aux", "ROOT"], [2, 2, 2])]
+    for label in ("HEDGE", "ATTRIBUTION"):
+        for word in rules.parsed_words[label]:
+            docs = [spacy.tokens.Doc(vocab, words=[w.format(word) for w in words], tags=tags, deps=deps, heads=heads)
+                    for words, tags, deps, heads in rejecting]
+            assert any(not rules.keeps(token, label) for doc in docs for token in doc if token.lower_ == word), (
+                word, label)
 
 
 def test_without_tags_and_dependencies_the_word_lists_decide_alone(parser, nlp):

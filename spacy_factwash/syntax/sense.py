@@ -109,6 +109,10 @@ def reports(token: Token) -> bool:
             or is_source_construction(token))
 
 
+# the rules that read the cue's own word ("the *suggested* route"); the ability rule reads the verb under "could"
+CUE_WORD_RULES = ("MODIFIER", "VERBAL", "CLAUSAL", "PROPOSITIONAL")
+
+
 class SenseRules:
     """The sense rules over one set of sense lists.
 
@@ -130,6 +134,16 @@ class SenseRules:
         self.nominal_uses: Dict[str, FrozenSet[str]] = {
             label: self.words[("VERBAL", label)] | (MODALS if label == "HEDGE" else frozenset())
             | (NOUN_USES if label == "ATTRIBUTION" else frozenset()) for label in LABELS}
+        # the words whose one-word cues of each label ``keeps`` reads the parse for: the words of its rules on the
+        # cue word, and "could" where the label has an ability rule (whose list is of the verbs "could" governs)
+        self.parsed_words: Dict[str, FrozenSet[str]] = {
+            label: frozenset().union(*(self.words[(rule, label)] for rule in CUE_WORD_RULES))
+            | (frozenset({"could"}) if self.words[("ABILITY", label)] else frozenset()) for label in LABELS}
+
+    def reads_parse(self, word: str, label: str) -> bool:
+        """Whether ``keeps`` can tell a one-word cue of ``label`` on a token whose lower-case form is ``word`` from
+        the parse (``parsed_words``): a cue of any other word holds its sense whatever the parse says."""
+        return word in self.parsed_words[label]
 
     def keeps(self, token: Token, label: str) -> bool:
         """Whether a one-word cue of ``label`` on a parsed token holds its sense."""

@@ -43,6 +43,7 @@ from ...lexicon.sets import CUES, SENSE, SYNTAX
 from ...syntax.links import source_link
 from ...syntax.normalise import Shadow, carry, case_forms, matched_reading
 from ...syntax.scope import STYLES, narrowed_scope_spans
+from ...syntax.sense import installed_rules
 from ..base import LexiconPipe
 from .detector import CueDetector
 from .extensions import (
@@ -188,12 +189,17 @@ class CueComponent(LexiconPipe):
 
     def parse_matters(self, doc: Doc) -> bool:
         """Whether a parse could change this component's cues on ``doc``: a parse only changes how the classes
-        whose detectors read it (``reads_parse``) resolve their candidates, so only a Doc where the lexicon
-        matches a candidate of such a class. (Lets a caller parse only the Docs where it matters.)"""
+        whose detectors read it (``reads_parse``) resolve their candidates, and only a one-word candidate whose
+        word the sense rules read the parse for (``sense.SenseRules.reads_parse``), so only a Doc where the
+        lexicon matches such a candidate. (Lets a caller parse only the Docs where it matters.)"""
         self.lexicons  # read and compiled here when neither initialized nor loaded
         parsed = {label for label, detector in self.detectors.items() if detector.reads_parse}
-        return any(label in parsed and not is_exclusion
-                   for label, _, is_exclusion in (self.entries[key] for key, _, _ in self._matches(doc)[2]))
+        read, _, found = self._matches(doc)
+        rules = installed_rules()
+        return any(label in parsed and not is_exclusion and end - start == 1
+                   and rules.reads_parse(read[start].lower_, label)
+                   for (label, _, is_exclusion), start, end in ((self.entries[key], start, end)
+                                                                 for key, start, end in found))
 
     def _matches(self, doc: Doc) -> Tuple[Doc, Optional[Shadow], List[Found]]:
         """The Doc the lexicon is matched on (the Doc itself or its shadow), the shadow, and the raw matches on it

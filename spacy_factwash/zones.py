@@ -35,6 +35,8 @@ from spacy.errors import Errors
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .syntax.text import made_from
+
 _LOCKS: "WeakKeyDictionary[Language, threading.RLock]" = WeakKeyDictionary()
 _GUARD = threading.Lock()
 _PRIMED: "WeakSet[Language]" = WeakSet()
@@ -80,7 +82,7 @@ def annotated(nlp: Language, texts: Sequence[str]) -> Iterator[List[Doc]]:
                 if isinstance(text, str) and added + len(text) <= WARM_LEXEMES and _LONG_RUN.search(text) is None:
                     before = len(nlp.vocab)
                     try:
-                        tokenized.append(nlp.make_doc(text))
+                        tokenized.append(made_from(nlp.make_doc(text), text, nlp.tokenizer))
                     finally:
                         added += len(nlp.vocab) - before
                 else:

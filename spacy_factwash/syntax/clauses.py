@@ -140,6 +140,11 @@ class TokenView:
         plain = [not (p or n or s or w in function) for w, p, n, s in zip(lower, punct, number, space)]
         return cls(orth, lower, punct, plain, number, title, finite, joins, space, alpha, currency)
 
+    @cached_property
+    def numbers(self) -> List[int]:
+        """The indices of the number-like tokens, in order (most Docs have few or none)."""
+        return [i for i, number in enumerate(self.number) if number]
+
     def any_word(self, start: int, end: int) -> bool:
         """Whether a token range holds a word or a number (an alphabetic or number-like token)."""
         return any(self.alpha[i] or self.number[i] for i in range(start, end))
@@ -244,12 +249,6 @@ def _pieces(view: TokenView, start: int, end: int, words: ClauseWords) -> List[_
     return pieces
 
 
-def _has_content(view: TokenView, start: int, end: int, marked: Sequence[bool]) -> bool:
-    """Whether a token range holds a word that is not a cue, a speaker, a function word, punctuation or a
-    number."""
-    return any(view.plain[i] and not marked[i] for i in range(start, end))
-
-
 @dataclass
 class _Unit:
     ranges: List[Range]
@@ -263,10 +262,12 @@ class _Unit:
         return self.ranges[0][0]
 
 
-def _kind(view: TokenView, piece: _Piece, marked: Sequence[bool], conditions: FrozenSet[int]) -> str:
+def _kind(piece: _Piece, content: Sequence[bool], conditions: FrozenSet[int]) -> str:
+    """A piece's kind: a condition where a conditional cue opens it, a claim where it holds a content word
+    (``content``), else a frame ("Bob said")."""
     if piece.start in conditions or (piece.start + 1 < piece.end and piece.start + 1 in conditions):
         return CONDITION
-    return CLAIM if _has_content(view, piece.start, piece.end, marked) else FRAME
+    return CLAIM if any(content[piece.start:piece.end]) else FRAME
 
 
 def _interrupts(units: Sequence[_Unit], n: int, words: ClauseWords) -> bool:
@@ -335,12 +336,12 @@ def _join_interrupted(units: List[_Unit], words: ClauseWords) -> List[_Unit]:
     return joined
 
 
-def segment(view: TokenView, sentence: Span, index: int, marked: Sequence[bool],
+def segment(view: TokenView, sentence: Span, index: int, content: Sequence[bool],
             conditions: FrozenSet[int] = frozenset()) -> List[Clause]:
-    """The clauses of one sentence. ``marked[i]`` says token i is a cue or speaker word; ``conditions`` holds the
-    first token of every conditional cue."""
+    """The clauses of one sentence. ``content[i]`` says token i is a word that is not a cue, a speaker, a function
+    word, punctuation or a number; ``conditions`` holds the first token of every conditional cue."""
     words = clause_words()
-    units = [_Unit([(p.start, p.end)], _kind(view, p, marked, conditions), p.opener, p.separator, p.hard_before)
+    units = [_Unit([(p.start, p.end)], _kind(p, content, conditions), p.opener, p.separator, p.hard_before)
              for p in _pieces(view, sentence.start, sentence.end, words)]
     units = _join_interrupted(_leading_phrase(view, _soft_merge(view, units, words), words), words)
     clauses = [Clause(tuple(u.ranges), u.kind, index, u.opener, u.hard_before) for u in units]
@@ -510,7 +511,8 @@ def doc_clauses(doc: Doc, cues: Sequence[Span], speakers: Sequence[Span],
     conditions = frozenset(cue.start for cue in cues if cue.label_ == "CONDITIONAL")
     sents = sentences(doc)
     view = TokenView.of(doc)
-    clauses = [segment(view, sent, n, marked, conditions) if only is None or n in only else []
+    content = [plain and not mark for plain, mark in zip(view.plain, marked)]
+    clauses = [segment(view, sent, n, content, conditions) if only is None or n in only else []
                for n, sent in enumerate(sents)]
     return DocClauses(clauses, [sent.start for sent in sents], view, sents)
 

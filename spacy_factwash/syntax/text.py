@@ -13,6 +13,7 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 from weakref import WeakKeyDictionary, ref
 
+from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
 _TEXTS: "WeakKeyDictionary[Doc, tuple]" = WeakKeyDictionary()
@@ -25,6 +26,15 @@ def doc_text(doc: Doc) -> str:
     if known is None or known[0] != len(doc):
         known = _TEXTS[doc] = (len(doc), doc.text)
     return known[1]
+
+
+def made_from(doc: Doc, text: str, tokenizer) -> Doc:
+    """A Doc ``tokenizer`` has just made from ``text``: spaCy's own tokenizer keeps every character, so ``text`` is
+    the Doc's text and is kept for ``doc_text`` (nothing is joined when it is read); a Doc of any other tokenizer is
+    joined when first read, as ever."""
+    if type(tokenizer) is Tokenizer:
+        _TEXTS[doc] = (len(doc), text)
+    return doc
 
 
 class Beside:

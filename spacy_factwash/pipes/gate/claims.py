@@ -89,8 +89,8 @@ class Claim:
     def numbers(self) -> FrozenSet[int]:
         """The numbers among the claim's words, by their text's hash ("599", "two"): alignment finds the source
         claims that give the same number through them, however common the claim's other words are."""
-        view = self.view
-        return frozenset(view.orth[i] for i in self.indices() if view.number[i])
+        view, holds = self.view, self.clause.holds
+        return frozenset(view.orth[i] for i in view.numbers if holds(i))
 
     @cached_property
     def wording(self) -> str:

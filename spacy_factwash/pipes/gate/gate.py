@@ -29,7 +29,7 @@ from spacy.util import minibatch
 
 from ...errors import FactwashError, batch_size_of
 from ...executors import executor_for
-from ...syntax.text import doc_text
+from ...syntax.text import doc_text, made_from
 from ...zones import annotated, zone
 from ..names import COMPARE, CUES
 from .reading import ReadText, on_original, read_text
@@ -104,7 +104,8 @@ class Gate:
         texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
         sides: Dict[str, ReadText] = {text: read_text(text) for text in texts}
         with zone(self.nlp):
-            docs = dict(zip(texts, self.nlp.pipe([sides[text].read for text in texts], batch_size=len(texts) or 1)))
+            made = [made_from(self.nlp.make_doc(sides[text].read), sides[text].read, self.nlp.tokenizer) for text in texts]
+            docs = dict(zip(texts, self.nlp.pipe(made, batch_size=len(texts) or 1)))
             read: Dict[Tuple[int, str], object] = {}
 
             def claims_of(doc: Doc, side: str):

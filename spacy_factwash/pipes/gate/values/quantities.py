@@ -297,6 +297,8 @@ def _powers(span: Span) -> List[Quantity]:
     """Numbers written as powers ("10^999 km", "2^10"), each one unreadable quantity (with the unit word after
     it): quantulum3 reads "10^999 km" as 10 and 999 km, so a memory giving "999 km" passed."""
     doc, powers = span.doc, []
+    if "^" not in doc_text(doc)[span.start_char:span.end_char]:
+        return powers  # no caret: no Token made for each of the span's words
     for i in range(span.start + 1, span.end - 1):
         base, caret, exponent = doc[i - 1], doc[i], doc[i + 1]
         if (caret.text == "^" and not base.whitespace_ and not caret.whitespace_ and base.text[-1:].isdigit()

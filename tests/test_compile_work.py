@@ -1,12 +1,15 @@
-"""The first document's cost: compiling the lexicons tokenizes each distinct phrase once and makes no other Doc, and
-the matchers it builds from phrase words hold what they held when built from Docs."""
+"""The first document's cost: reading a lexicon walks no entry for lone surrogates when its JSON holds none,
+compiling the lexicons tokenizes each distinct phrase once and makes no other Doc, and the matchers it builds from
+phrase words hold what they held when built from Docs."""
 
 from factwash_dev.evaluation.work import counted
 from spacy.tokens import Doc
 
 import spacy_factwash
+from spacy_factwash.lexicon.frozen import load_set
 from spacy_factwash.lexicon.matcher import AnchoredMatcher, literal_phrases, lower_forms, sentence_start_phrases
 from spacy_factwash.lexicon.phrases import PhraseWords
+from spacy_factwash.lexicon.sets import GATE
 from spacy_factwash.pipes.gate.words import load_gate_words
 from spacy_factwash.pipes.strength.gated import literal_run
 
@@ -76,3 +79,11 @@ def test_phrases_and_literal_patterns_compile_to_what_their_docs_compile_to():
             continue
         checked += 1
     assert checked > 1700 and patterns(built) == patterns(from_docs)
+
+
+def test_reading_a_lexicon_walks_an_entry_for_lone_surrogates_only_when_its_json_holds_one():
+    """Counted: reading the packaged gate words (1,385 entries, none with a lone surrogate) walks the folder path and
+    the version for one, and no entry (an entry that holds one is still named: ``test_lexicon.py``)."""
+    entries = len(load_set(GATE, None).entries)
+    walked = counted(lambda: load_set(GATE, None), within="io/textfile.py", named="surrogate_problem")
+    assert entries > 1000 and walked == 2

@@ -3,10 +3,14 @@ overwritten when asked), for odd casing, unicode, whitespace tokens, very long t
 
 import functools
 
+import pytest
 import spacy
 from hypothesis import given, strategies as st
 from properties import properties
+from spacy.lookups import load_lookups
 from spacy.tokens import Doc
+
+from spacy_factwash.pipes.lemmas.component import lookup_table
 
 WORDS = ["was", "WAS", "Was", "were", "running", "Running", "RUNNING", "mice", "Mice", "cats", "cats'", "ran", "be",
          "did", "n't", "'s", "better", "é", "naïve", "ﬁles", "\u00a0", "\n", "  ", "\u200b", "x" * 500, "1,000", "",
@@ -51,3 +55,17 @@ def test_lemmas_already_set_stay_unless_overwritten(pairs):
     assert [t.lemma_ for t in kept] == [old or new for old, new in zip(lemmas, looked_up)]
     replaced = overwriting.get_pipe("factwash_lemmas")(Doc(overwriting.vocab, words=words, lemmas=lemmas))
     assert [t.lemma_ for t in replaced] == looked_up
+
+
+def test_the_table_read_for_a_pipeline_is_spacys_lookup_table_word_for_word_in_its_order():
+    """``lookup_table`` reads spacy-lookups-data without spaCy's ``Table``: the same keys (symbols among them), the
+    same lemmas, in the same order, so the saved table's bytes and sha256 are the ones ``load_lookups`` gives."""
+    reference = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
+    read = lookup_table("en")
+    assert list(read.items()) == list(reference.items()) and len(read) > 40_000
+
+
+def test_a_language_without_a_lookup_table_is_refused_as_spacy_refuses_it():
+    """A language spacy-lookups-data has no table for: ``load_lookups``'s own error (E955)."""
+    with pytest.raises(ValueError, match="E955"):
+        lookup_table("xx")

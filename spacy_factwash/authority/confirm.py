@@ -25,6 +25,7 @@ from ..io.strict_json import dumps
 from ..io.progress import Progress, quiet
 from ..io.textfile import BadInput
 from ..lexicon.matcher import AnchoredMatcher
+from ..lexicon.phrases import PhraseWords
 from ..pipes.cues.extensions import CUES_KEY, SOURCES_KEY
 from ..pipes.gate.report import Excerpt
 from ..pipes.names import LEMMAS
@@ -98,8 +99,9 @@ class Confirmer:
         self.lexicon = load_authority_lexicon(lexicon_dir)
         self.matcher = AnchoredMatcher(nlp.vocab)
         self.labels: Dict[int, Tuple[str, str]] = {}
+        split = PhraseWords(nlp.tokenizer)
         for entry in self.lexicon.entries:
-            self.labels[self.matcher.add_entry(entry, nlp.tokenizer)] = (entry.label, entry.id)
+            self.labels[self.matcher.add_entry(entry, split)] = (entry.label, entry.id)
         self.lemmatizer = nlp.get_pipe(LEMMAS) if nlp.has_pipe(LEMMAS) else None
 
     def _marks(self, span: Span) -> Dict[str, List[Tuple[int, int, str]]]:

@@ -34,7 +34,7 @@ from spacy.schemas import validate_token_pattern
 
 from ..errors import FactwashError
 from ..io.strict_json import dumps, loads
-from ..io.textfile import surrogate_problem
+from ..io.textfile import SURROGATE, surrogate_problem
 from .patterns import token_pattern_problem
 
 ROLES = ("cue", "exclusion")
@@ -185,15 +185,20 @@ def _check_storable(raw: Dict[str, Any], at: str, entry_id: str) -> None:
     """Refuse an entry that cannot be matched as text or saved as a line of JSON: one holding a lone surrogate (a
     JSON escape such as "\ud800" decodes to no character), a value standard JSON has not (NaN, an object), or
     nesting too deep to write."""
-    problem = surrogate_problem(raw, "the entry")
-    if problem:
-        raise LexiconError(f"{at}: entry {entry_id!r}: {problem}")
     try:
-        dumps(raw)
-    except RecursionError:
-        raise LexiconError(f"{at}: entry {entry_id!r} is nested too deeply to save") from None
-    except (TypeError, ValueError) as err:
-        raise LexiconError(f"{at}: entry {entry_id!r} holds a value JSON has not ({err})") from None
+        written: Union[str, Exception] = dumps(raw)
+    except (RecursionError, TypeError, ValueError) as err:
+        written = err
+    # ``dumps`` writes a lone surrogate as it is, so only an entry whose JSON holds one (or one it refused, whose
+    # surrogate is named first) is walked to say where
+    if not isinstance(written, str) or SURROGATE.search(written) is not None:
+        problem = surrogate_problem(raw, "the entry")
+        if problem:
+            raise LexiconError(f"{at}: entry {entry_id!r}: {problem}")
+    if isinstance(written, RecursionError):
+        raise LexiconError(f"{at}: entry {entry_id!r} is nested too deeply to save")
+    if isinstance(written, Exception):
+        raise LexiconError(f"{at}: entry {entry_id!r} holds a value JSON has not ({written})")
 
 
 def _check_pattern(pattern: Any, at: str):

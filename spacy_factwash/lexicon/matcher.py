@@ -34,6 +34,7 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from .frozen import Entry
+from .phrases import PhraseWords
 
 
 class Match(NamedTuple):
@@ -152,10 +153,16 @@ def by_class(found: Iterable[Found], classify: Callable[[int], Tuple[str, bool]]
     return grouped
 
 
-def _rarest_word(phrase: Doc) -> int:
-    """The LOWER of the word of a phrase expected rarest in running text (``anchor_cost``; the longest of equal
+def _rarest_word(phrase: Sequence[str]) -> str:
+    """The word (a LOWER text) of a phrase expected rarest in running text (``anchor_cost``; the longest of equal
     cost): a Doc without it on some token cannot hold the phrase."""
-    return min(phrase, key=lambda token: (anchor_cost("LOWER", [token.lower_]), -len(token.lower_))).lower
+    return min(phrase, key=lambda word: (anchor_cost("LOWER", [word]), -len(word)))
+
+
+def lower_forms(vocab: Vocab, words: Sequence[str]) -> Tuple[str, ...]:
+    """The LOWER texts of the tokens ``Doc(vocab, words=words)`` would hold, without the Doc (a lexeme made for each
+    word, as the Doc makes one)."""
+    return tuple(vocab[word].lower_ for word in words)
 
 
 def _shape_word(shape: str) -> str:
@@ -186,18 +193,26 @@ class AnchoredMatcher:
         return len(self.phrase_keys) + sum(len(m) for m in self.matchers.values()) + len(self.unanchored)
 
     def add_entry(self, entry: Entry, tokenizer) -> int:
-        """Add a lexicon entry (phrases tokenized with ``tokenizer``, or its token pattern); its key's hash."""
+        """Add a lexicon entry (its phrases split by ``tokenizer``: a ``PhraseWords``, shared by a whole compile so
+        each distinct phrase is tokenized once, or a tokenizer; or its token pattern); its key's hash."""
         if entry.is_token_pattern:
             self.add_pattern(entry.id, list(entry.pattern))
         else:
-            self.add_phrases(entry.id, list(tokenizer.pipe(entry.phrases)))
+            words = PhraseWords.over(tokenizer)
+            self.add_words(entry.id, [words(phrase) for phrase in entry.phrases])
         return self.vocab.strings[entry.id]
 
     def add_phrases(self, key: str, phrases: List[Doc]) -> None:
         """Add phrase patterns (tokenized Docs, matched on LOWER) under ``key``."""
-        self.phrase_keys.add(self.vocab.strings.add(key))
-        self._add_anchor("LOWER", key, phrases)
-        self._need("LOWER", [_rarest_word(phrase) for phrase in phrases if len(phrase)])
+        self.add_words(key, [tuple(token.lower_ for token in phrase) for phrase in phrases])
+
+    def add_words(self, key: str, phrases: Sequence[Sequence[str]]) -> None:
+        """Add phrase patterns under ``key``, each given as the LOWER texts of its tokens (``PhraseWords``,
+        ``lower_forms``), matched on LOWER as the Docs they stand for are."""
+        strings = self.vocab.strings
+        self.phrase_keys.add(strings.add(key))
+        self._add_anchor("LOWER", key, [tuple(strings.add(word) for word in phrase) for phrase in phrases])
+        self._need("LOWER", [strings.add(_rarest_word(phrase)) for phrase in phrases if len(phrase)])
 
     def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
         """Add one token pattern under ``key``: a pattern of literal lower-case words only (``literal_phrases``)
@@ -206,13 +221,9 @@ class AnchoredMatcher:
         phrases = literal_phrases(pattern)
         opening = sentence_start_phrases(pattern) if phrases is None else None
         if phrases is not None or opening is not None:
-            key_hash = self.vocab.strings.add(key)
-            self.phrase_keys.add(key_hash)
             if opening is not None:
-                self.sentence_openers.add(key_hash)
-            docs = [Doc(self.vocab, words=words) for words in phrases or opening]
-            self._add_anchor("LOWER", key, docs)
-            self._need("LOWER", [_rarest_word(phrase) for phrase in docs if len(phrase)])
+                self.sentence_openers.add(self.vocab.strings.add(key))
+            self.add_words(key, [lower_forms(self.vocab, words) for words in phrases or opening])
             return
         anchor = choose_anchor(pattern)
         if anchor is None:
@@ -225,13 +236,13 @@ class AnchoredMatcher:
             if attr == "ORTH":
                 self.exact_case[key_hash] = set(values)
             words = [_shape_word(v) for v in values] if attr == "SHAPE" else sorted({v.lower() for v in values})
-            docs = [Doc(self.vocab, words=[word]) for word in words]
-            self._add_anchor("SHAPE" if attr == "SHAPE" else "LOWER", anchor_key, docs)
+            # each word's lexeme, as a one-word Doc of it holds: its SHAPE, or its LOWER, is the anchor's value
+            found = [self.vocab[word].shape if attr == "SHAPE" else self.vocab[word].lower for word in words]
+            self._add_anchor("SHAPE" if attr == "SHAPE" else "LOWER", anchor_key, [(value,) for value in found])
             if attr == "ORTH":  # a hit is kept only where the token's text is one of the values
                 self._need("ORTH", [self.vocab.strings.add(value) for value in values])
             else:
-                self._need(attr if attr == "SHAPE" else "LOWER",
-                           [doc[0].shape if attr == "SHAPE" else doc[0].lower for doc in docs])
+                self._need(attr if attr == "SHAPE" else "LOWER", found)
             self.matchers[key_hash] = Matcher(self.vocab)
             self.reach[key_hash] = 0
         self.matchers[key_hash].add(key, [pattern])
@@ -239,9 +250,10 @@ class AnchoredMatcher:
         reach = self.reach[key_hash]
         self.reach[key_hash] = None if unbounded or reach is None else max(reach, len(pattern))
 
-    def _add_anchor(self, attr: str, key: str, docs: List[Doc]) -> None:
-        """Add phrases to one anchor matcher, and run that matcher from now on."""
-        self.anchors[attr].add(key, docs)
+    def _add_anchor(self, attr: str, key: str, phrases: List[Tuple[int, ...]]) -> None:
+        """Add phrases, each as its tokens' values of ``attr`` (the form the PhraseMatcher keeps a pattern Doc in),
+        to one anchor matcher, and run that matcher from now on."""
+        self.anchors[attr].add(key, phrases)
         self.active = [matcher for matcher in self.anchors.values() if len(matcher)]
         lower, shape = ([matcher] if len(matcher) else [] for matcher in self.anchors.values())
         self._by_need = ([], lower, shape, self.active)

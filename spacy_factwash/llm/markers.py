@@ -27,6 +27,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..lexicon.frozen import Entry, LexiconSet, load_lexicons
 from ..lexicon.matcher import AnchoredMatcher
+from ..lexicon.phrases import PhraseWords
 from .quotes import normalised_with_offsets, function_words, normalise
 
 ATTRIBUTES, HEDGES = "attributes", "hedges"
@@ -63,11 +64,12 @@ class Markers:
         self.matcher = AnchoredMatcher(self.nlp.vocab)
         self.keys: Dict[int, Tuple[str, Entry]] = {}
         self.rank: Dict[int, int] = {}  # the order entries were listed in
+        split = PhraseWords(self.nlp.tokenizer)  # an entry listed for both answers is tokenized once
         for job, listed in entries.items():
             for entry in listed:
                 # one key per (job, entry): an entry may prove both answers ("suggest")
                 keyed = Entry(f"{job}|{entry.id}", entry.label, entry.pattern, entry.role)
-                key = self.matcher.add_entry(keyed, self.nlp.tokenizer)
+                key = self.matcher.add_entry(keyed, split)
                 self.keys[key], self.rank[key] = (job, entry), len(self.rank)
 
     def tokens(self, sentence: str):

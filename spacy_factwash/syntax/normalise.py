@@ -26,6 +26,7 @@ from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry
 from ..lexicon.matcher import LOWER_PASS, SHAPE_PASS, AnchoredMatcher, Found
+from ..lexicon.phrases import PhraseWords
 from .reading import ASCII_MARKS, read
 from .sentences import sentences, set_sentence_starts
 from .text import Beside, doc_text
@@ -131,15 +132,17 @@ def normalise(text: str, forms: CaseForms) -> Optional[Shadow]:
 
 def case_forms(entries: Sequence[Entry], tokenizer, more: Optional[Callable[[str], int]] = None) -> CaseForms:
     """The words a lexicon spells (lower case) and the capitalised forms its patterns ask for, for shouted text
-    (with ``more``: further facts of each token text, ``CaseForms.more``).
+    (with ``more``: further facts of each token text, ``CaseForms.more``). ``tokenizer`` splits the phrases: the
+    ``PhraseWords`` the lexicon's matcher was compiled with (each phrase is not tokenized again), or a tokenizer.
 
     A capitalised form ("Monday") is kept unless its lower-case word is a phrase cue of its own ("May" / "may"):
     shouted text cannot tell those apart, and the phrase's own exclusions read its context.
     """
+    split = PhraseWords.over(tokenizer)
     words, phrase_words, capitalised = set(), set(), {}
     for entry in entries:
         if not entry.is_token_pattern:
-            phrase_words.update(token.lower_ for phrase in entry.phrases for token in tokenizer(phrase))
+            phrase_words.update(word for phrase in entry.phrases for word in split(phrase))
             continue
         for token in entry.pattern:
             for attr, constraint in token.items():

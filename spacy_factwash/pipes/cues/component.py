@@ -39,6 +39,7 @@ from spacy.tokens import Doc, Span
 from ...lexicon.entries import Entry, user_entries
 from ...lexicon.frozen import LexiconSet
 from ...lexicon.matcher import AnchoredMatcher, Found, by_class
+from ...lexicon.phrases import PhraseWords
 from ...lexicon.sets import CUES, SENSE, SYNTAX
 from ...syntax.links import source_link
 from ...syntax.normalise import Shadow, carry, case_forms, matched_reading
@@ -143,9 +144,10 @@ class CueComponent(LexiconPipe):
         if not added:
             return added
         self._sets["lexicons"] = self.lexicons.with_entries(added)
+        split = PhraseWords(self.tokenizer)  # the tokenizer as it is now
         for entry in added:
-            self._compile(entry)
-        self.case_forms = case_forms(self._sets["lexicons"].entries, self.tokenizer, self.matcher.text_facts)
+            self._compile(entry, split)
+        self.case_forms = case_forms(self._sets["lexicons"].entries, split, self.matcher.text_facts)
         return added
 
     def compile(self, sets: Mapping[str, LexiconSet]) -> None:
@@ -155,14 +157,16 @@ class CueComponent(LexiconPipe):
         # match key (the entry id's hash) -> (label, entry id, is it an exclusion), resolved once here
         self.entries: Dict[int, Tuple[str, str, bool]] = {}
         self.matcher = AnchoredMatcher(self.vocab)
+        split = PhraseWords(self.tokenizer)  # each phrase tokenized once, for the matcher and the case forms
         for entry in lexicons.entries:
             if entry.label in self.detectors:
-                self._compile(entry)
-        self.case_forms = case_forms(lexicons.entries, self.tokenizer, self.matcher.text_facts)
+                self._compile(entry, split)
+        self.case_forms = case_forms(lexicons.entries, split, self.matcher.text_facts)
 
-    def _compile(self, entry: Entry) -> None:
-        """Add one entry to the matcher and remember what its match key stands for."""
-        key = self.matcher.add_entry(entry, self.tokenizer)
+    def _compile(self, entry: Entry, split: PhraseWords) -> None:
+        """Add one entry to the matcher (its phrases split by ``split``) and remember what its match key stands
+        for."""
+        key = self.matcher.add_entry(entry, split)
         self.entries[key] = (entry.label, entry.id, entry.role == "exclusion")
 
     def explain(self, cue: Span) -> Entry:

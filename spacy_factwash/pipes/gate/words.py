@@ -30,6 +30,7 @@ from spacy.vocab import Vocab
 
 from ...lexicon.frozen import Entry, LexiconError, LexiconSet, load_set
 from ...lexicon.matcher import AnchoredMatcher, Match, longest_first
+from ...lexicon.phrases import PhraseWords
 from ...lexicon.sets import GATE, GATE_FILES  # noqa: F401  (GATE_FILES: imported from here before)
 from ...syntax.normalise import Shadow, carry, case_forms
 
@@ -69,9 +70,10 @@ class GateWords:
         self.words = words if words is not None else load_gate_words()
         self.matcher = AnchoredMatcher(vocab)
         self.entries: Dict[int, Entry] = {}
+        split = PhraseWords(tokenizer)  # a word listed under several kinds is tokenized once
         for entry in self.words.entries:
-            self.entries[self.matcher.add_entry(entry, tokenizer)] = entry
-        self.case_forms = case_forms(self.words.entries, tokenizer)
+            self.entries[self.matcher.add_entry(entry, split)] = entry
+        self.case_forms = case_forms(self.words.entries, split)
 
     @property
     def version(self) -> str:

@@ -23,7 +23,9 @@ from spacy.attrs import LEMMA
 from spacy.language import Language
 from spacy.lookups import load_lookups
 from spacy.pipeline.lemmatizer import lemmatizer_score
+from spacy.strings import get_string_id
 from spacy.tokens import Doc
+from spacy.util import load_language_data, registry
 
 from ...lexicon.frozen import LexiconSet, sha256
 from ...lexicon.sets import LEMMA_FILE, LEMMAS
@@ -57,8 +59,11 @@ class LookupLemmas(LexiconPipe):
     def compile(self, sets: Mapping[str, LexiconSet]) -> None:
         """Map each word's orth id to its lemma's id (the lemma strings added to the vocab); once per load."""
         table = srsly.msgpack_loads(sets["lemmas"].files[LEMMA_FILE])
-        self._lemma_ids: Dict[int, int] = {orth: self.vocab.strings.add(lemma) for orth, lemma in table.items()}
-        self._lemma_text: Dict[int, str] = {self._lemma_ids[orth]: lemma for orth, lemma in table.items()}
+        strings = self.vocab.strings
+        # each lemma added once (26,007 lemmas for 41,582 English words), in the order the table first names it
+        ids = {lemma: strings.add(lemma) for lemma in dict.fromkeys(table.values())}
+        self._lemma_ids: Dict[int, int] = {orth: ids[lemma] for orth, lemma in table.items()}
+        self._lemma_text: Dict[int, str] = {lemma_id: lemma for lemma, lemma_id in ids.items()}
 
     @property
     def lemma_ids(self) -> Dict[int, int]:
@@ -88,11 +93,22 @@ class LookupLemmas(LexiconPipe):
         return doc
 
 
+def lookup_table(lang: str) -> Dict[int, str]:
+    """The lookup lemma table of spacy-lookups-data for ``lang`` as a dict, orth id -> lemma, in the table's order:
+    what ``load_lookups(lang, [TABLE]).get_table(TABLE)`` holds, read without building spaCy's ``Table`` (an
+    ordered dict with a Bloom filter, filled one Python call per word: most of the first document's cost of this
+    component). Its keys are the ones ``Table`` makes, ``get_string_id`` of each word; a language or a table
+    spacy-lookups-data does not have is left to ``load_lookups``, which says so."""
+    found = registry.lookups.get(lang) if lang in registry.lookups else {}
+    if TABLE not in found:
+        return dict(load_lookups(lang, [TABLE]).get_table(TABLE).items())
+    return {get_string_id(word): lemma for word, lemma in load_language_data(found[TABLE]).items()}
+
+
 def lookup_table_set(lang: str) -> LexiconSet:
     """The lookup lemma table of spacy-lookups-data for ``lang``, as a set to save with a pipeline: one msgpack
     file (orth id -> lemma) under a manifest naming the spacy-lookups-data version and the file's sha256."""
-    table = load_lookups(lang, [TABLE]).get_table(TABLE)
-    data = srsly.msgpack_dumps(dict(table.items()))
+    data = srsly.msgpack_dumps(lookup_table(lang))
     source = f"spacy-lookups-data {version('spacy-lookups-data')}"
     manifest = {"version": f"{source} {lang} {TABLE}", "files": {LEMMA_FILE: sha256(data)}}
     return LexiconSet(manifest["version"], (), {LEMMA_FILE: data},

@@ -24,6 +24,7 @@ from spacy.tokens import Doc, Span
 from ...lexicon.entries import Entry
 from ...lexicon.frozen import LexiconSet
 from ...lexicon.matcher import AnchoredMatcher, Found, by_class
+from ...lexicon.phrases import PhraseWords
 from ...lexicon.sets import STRENGTH, STRENGTH_FILES, SYNTAX
 from ...syntax.normalise import carry, case_forms, reading
 from ..base import LexiconPipe
@@ -118,12 +119,13 @@ class StrengthComponent(LexiconPipe):
         self.entries: Dict[int, Tuple[str, bool]] = {}
         self.matcher = AnchoredMatcher(self.vocab)
         self.gated = GatedPatterns(self.vocab)
+        split = PhraseWords(self.tokenizer)  # each phrase tokenized once, for the matcher and the case forms
         for entry in lexicons.entries:
             key = self.gated.add_entry(entry, self.matcher)
             if key is None:
-                key = self.matcher.add_entry(entry, self.tokenizer)
+                key = self.matcher.add_entry(entry, split)
             self.entries[key] = (entry.label, entry.role == "exclusion")
-        self.case_forms = case_forms(lexicons.entries, self.tokenizer)
+        self.case_forms = case_forms(lexicons.entries, split)
 
     def restored(self) -> None:
         """Unpickled in a process: register the extensions and the certainty scale there."""

@@ -8,7 +8,7 @@ verb, and a Matcher call costs more than the phrase pass of the whole
 lexicon. Such a pattern, when it has no operator and holds a run of two or
 more consecutive tokens that each ask for their LOWER to be one of a few
 literal words, is gated here instead: the word sequences the run spells join
-the anchored matcher's LOWER phrase pass (``AnchoredMatcher.add_phrases``,
+the anchored matcher's LOWER phrase pass (``AnchoredMatcher.add_words``,
 one hash pass for everything), and the pattern's Matcher runs only on the one
 window a hit of the run places the pattern in (a hit too near the Doc's
 start or end to hold the pattern places none). A pattern of fixed length
@@ -27,7 +27,7 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ...lexicon.entries import Entry
-from ...lexicon.matcher import AnchoredMatcher, Found, literal_phrases, sentence_start_phrases
+from ...lexicon.matcher import AnchoredMatcher, Found, literal_phrases, lower_forms, sentence_start_phrases
 
 GATE_PREFIX = "#gate:"  # the phrase key of a gated pattern's run: never a lexicon entry's id
 
@@ -68,7 +68,7 @@ class GatedPatterns:
             return None
         offset, phrases = run
         gate_key = GATE_PREFIX + entry.id
-        anchored.add_phrases(gate_key, [Doc(self.vocab, words=list(words)) for words in phrases])
+        anchored.add_words(gate_key, [lower_forms(self.vocab, words) for words in phrases])
         matcher = Matcher(self.vocab)
         matcher.add(entry.id, [pattern])
         self.gates[self.vocab.strings[gate_key]] = (matcher, offset, len(pattern))

@@ -112,9 +112,11 @@ def cue_pipeline():
     return nlp
 
 
-def counted(run: Callable[[], object], within: Optional[str] = None) -> int:
+def counted(run: Callable[[], object], within: Optional[str] = None, named: Optional[str] = None) -> int:
     """The calls (Python functions and built-ins) made while ``run()`` runs; with ``within``, only calls of
-    Python functions defined in files whose path ends so (e.g. ``syntax/clauses.py``)."""
+    Python functions defined in files whose path ends so (e.g. ``syntax/clauses.py``, or a compiled module's source
+    such as ``tokenizer.pyx``: spaCy's are built to report their calls), and with ``named`` too, only of the
+    functions of that name (``__init__`` in ``tokens/doc.pyx``: the Docs made)."""
     count = 0
 
     def profile(frame, event, arg):
@@ -122,7 +124,7 @@ def counted(run: Callable[[], object], within: Optional[str] = None) -> int:
         if within is None:
             count += event in ("call", "c_call")
         elif event == "call" and frame.f_code.co_filename.endswith(within):
-            count += 1
+            count += named is None or frame.f_code.co_name == named
 
     sys.setprofile(profile)
     try:

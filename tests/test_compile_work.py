@@ -1,0 +1,89 @@
+"""The first document's cost: reading a lexicon walks no entry for lone surrogates when its JSON holds none,
+compiling the lexicons tokenizes each distinct phrase once and makes no other Doc, and the matchers it builds from
+phrase words hold what they held when built from Docs."""
+
+from factwash_dev.evaluation.work import counted
+from spacy.tokens import Doc
+
+import spacy_factwash
+from spacy_factwash.lexicon.frozen import load_set
+from spacy_factwash.lexicon.matcher import AnchoredMatcher, literal_phrases, lower_forms, sentence_start_phrases
+from spacy_factwash.lexicon.phrases import PhraseWords
+from spacy_factwash.lexicon.sets import GATE
+from spacy_factwash.pipes.gate.words import load_gate_words
+from spacy_factwash.pipes.strength.gated import literal_run
+
+COMPILED = ("factwash_cues", "factwash_strength", "factwash_compare")
+
+
+def distinct_phrases(entries) -> int:
+    """The distinct phrase texts of a lexicon's phrase entries."""
+    return len({phrase for entry in entries if not entry.is_token_pattern for phrase in entry.phrases})
+
+
+def test_the_first_doc_makes_one_doc_per_distinct_phrase_of_each_lexicon_and_no_other():
+    """Counted, not timed: the Docs made while the first (empty) text goes through the default pipeline, which
+    compiles every lexicon there, are the text's own and one per distinct phrase text of each component's lexicon
+    (its tokenization, shared by the matcher and the shouted-text forms); none for a token pattern's words."""
+    nlp = spacy_factwash.load()
+    made = counted(lambda: nlp(""), within="tokens/doc.pyx", named="__init__")
+    cues, strength, compare = (nlp.get_pipe(name) for name in COMPILED)
+    phrases = [distinct_phrases(cues.lexicons.entries), distinct_phrases(strength.lexicons.entries),
+               distinct_phrases(compare.words.words.entries)]
+    assert min(phrases) > 0 and made == 1 + sum(phrases)
+
+
+def test_counting_docs_sees_the_docs_a_tokenizer_makes():
+    """The count above is not zero for want of seeing spaCy's calls: two texts are two Docs."""
+    nlp = spacy_factwash.load()
+    nlp("")
+    assert counted(lambda: [nlp.make_doc("a b"), nlp.make_doc("c")], within="tokens/doc.pyx", named="__init__") == 2
+
+
+def patterns(matcher: AnchoredMatcher):
+    """What a matcher's phrase passes hold (each pattern as its tokens' values, by key) and the values a Doc must
+    have for it to match."""
+    held = {attr: phrase_matcher.__reduce__()[1][1] for attr, phrase_matcher in matcher.anchors.items()}
+    return held, matcher.needed, matcher.phrase_keys, matcher.sentence_openers
+
+
+def test_phrases_and_literal_patterns_compile_to_what_their_docs_compile_to():
+    """For every phrase entry and every literal token pattern of the packaged cue, strength and gate lexicons: the
+    patterns built from the words the tokenizer gives (``PhraseWords``) and from a pattern's literal words are the
+    ones built from the Docs (``tokenizer.pipe``; ``Doc(vocab, words=...)``)."""
+    nlp = spacy_factwash.load()
+    nlp("")
+    entries = [entry for name in COMPILED[:2] for entry in nlp.get_pipe(name).lexicons.entries]
+    entries += list(load_gate_words().entries)
+    built, from_docs = AnchoredMatcher(nlp.vocab), AnchoredMatcher(nlp.vocab)
+    split = PhraseWords(nlp.tokenizer)
+    checked = 0
+    for entry in entries:
+        pattern = list(entry.pattern) if entry.is_token_pattern else []
+        if not pattern:
+            built.add_entry(entry, split)
+            from_docs.add_phrases(entry.id, list(nlp.tokenizer.pipe(entry.phrases)))
+        elif literal_phrases(pattern) is not None:
+            built.add_pattern(entry.id, pattern)
+            from_docs.add_phrases(entry.id, [Doc(nlp.vocab, words=list(words)) for words in literal_phrases(pattern)])
+        elif sentence_start_phrases(pattern) is not None:
+            built.add_pattern(entry.id, pattern)
+            from_docs.sentence_openers.add(nlp.vocab.strings[entry.id])
+            from_docs.add_phrases(entry.id, [Doc(nlp.vocab, words=list(words))
+                                             for words in sentence_start_phrases(pattern)])
+        elif literal_run(pattern) is not None:
+            gate_key = f"#run:{entry.id}"
+            built.add_words(gate_key, [lower_forms(nlp.vocab, words) for words in literal_run(pattern)[1]])
+            from_docs.add_phrases(gate_key, [Doc(nlp.vocab, words=list(words)) for words in literal_run(pattern)[1]])
+        else:
+            continue
+        checked += 1
+    assert checked > 1700 and patterns(built) == patterns(from_docs)
+
+
+def test_reading_a_lexicon_walks_an_entry_for_lone_surrogates_only_when_its_json_holds_one():
+    """Counted: reading the packaged gate words (1,385 entries, none with a lone surrogate) walks the folder path and
+    the version for one, and no entry (an entry that holds one is still named: ``test_lexicon.py``)."""
+    entries = len(load_set(GATE, None).entries)
+    walked = counted(lambda: load_set(GATE, None), within="io/textfile.py", named="surrogate_problem")
+    assert entries > 1000 and walked == 2

@@ -51,3 +51,18 @@ def test_lemmas_already_set_stay_unless_overwritten(pairs):
     assert [t.lemma_ for t in kept] == [old or new for old, new in zip(lemmas, looked_up)]
     replaced = overwriting.get_pipe("factwash_lemmas")(Doc(overwriting.vocab, words=words, lemmas=lemmas))
     assert [t.lemma_ for t in replaced] == looked_up
+
+
+def test_every_pipeline_of_a_process_reads_the_lookup_table_once(monkeypatch):
+    from spacy_factwash.pipes.lemmas import component
+
+    reads = []
+    read = spacy.lookups.load_lookups
+    monkeypatch.setattr(component, "load_lookups", lambda *args: reads.append(args) or read(*args))
+    component.lookup_table_set.cache_clear()
+    first, second = spacy.blank("en"), spacy.blank("en")
+    for nlp in (first, second):
+        nlp.add_pipe("factwash_lemmas")
+    assert [t.lemma_ for t in first("The mice were running")] == ["The", "mouse", "be", "run"]
+    assert [t.lemma_ for t in second("The mice were running")] == ["The", "mouse", "be", "run"]
+    assert reads == [("en", ["lemma_lookup"])]

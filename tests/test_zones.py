@@ -29,8 +29,8 @@ def lexemes(nlp) -> int:
 def test_inspect_keeps_new_words_until_the_vocabulary_budget_then_keeps_memory_flat(monkeypatch):
     """A long stream of new words: the vocabulary grows with them by at most ``WARM_LEXEMES`` lexemes, then the
     string store stays as it was; a word met before the budget was reached is known from then on. The budget is
-    a tenth of the shipped one here, and so are the pairs (the mechanism, not the figure, is under test: the
-    shipped 50,000 cost 55,000 new words and ~16 s)."""
+    a tenth of the shipped one here, and so are the pairs: the mechanism is under test, not the figure (the
+    shipped one would take ten times as many new words)."""
     budget, per_pair = WARM_LEXEMES // 10, 50
     monkeypatch.setattr(spacy_factwash.zones, "WARM_LEXEMES", budget)
     nlp = spacy_factwash.load()

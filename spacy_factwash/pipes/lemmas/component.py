@@ -94,7 +94,7 @@ def lookup_table_set(lang: str) -> LexiconSet:
     """The lookup lemma table of spacy-lookups-data for ``lang``, as a set to save with a pipeline: one msgpack
     file (orth id -> lemma) under a manifest naming the spacy-lookups-data version and the file's sha256. Read
     once per process and language (a frozen set; the installed data does not change under a running process):
-    every pipeline built after the first skips reading and digesting it again (0.1-0.27 CPU s for English)."""
+    every pipeline built after the first skips reading and digesting it again."""
     table = load_lookups(lang, [TABLE]).get_table(TABLE)
     data = srsly.msgpack_dumps(dict(table.items()))
     source = f"spacy-lookups-data {version('spacy-lookups-data')}"

@@ -14,7 +14,7 @@ from .timing import per_call_seconds
 def polnear_pairs(root: Path, splits: Path, count: int, batch_size: int = 8) -> Sequence[Tuple[str, str]]:
     """The first ``count`` PolNeAR attribution pairs of the dev half: enough distinct pairs that no text repeats
     (no cache helps), for speed only. The articles are annotated ``batch_size`` at a time, as far as the pairs
-    asked for reach (a batch of 256 articles cost ~8 s for the first 120 pairs)."""
+    asked for reach (``iter_pairs`` annotates a first batch of 256 articles, more than a small count needs)."""
     from ..evaluation.corpora import read_half
     from ..evaluation.evaluate import evaluation_pipeline
     from ..evaluation.gate_pairs import attribution_pairs

@@ -69,3 +69,18 @@ def test_a_language_without_a_lookup_table_is_refused_as_spacy_refuses_it():
     """A language spacy-lookups-data has no table for: ``load_lookups``'s own error (E955)."""
     with pytest.raises(ValueError, match="E955"):
         lookup_table("xx")
+
+
+def test_every_pipeline_of_a_process_reads_the_lookup_table_once(monkeypatch):
+    from spacy_factwash.pipes.lemmas import component
+
+    reads = []
+    read = component.lookup_table
+    monkeypatch.setattr(component, "lookup_table", lambda *args: reads.append(args) or read(*args))
+    component.lookup_table_set.cache_clear()
+    first, second = spacy.blank("en"), spacy.blank("en")
+    for nlp in (first, second):
+        nlp.add_pipe("factwash_lemmas")
+    assert [t.lemma_ for t in first("The mice were running")] == ["The", "mouse", "be", "run"]
+    assert [t.lemma_ for t in second("The mice were running")] == ["The", "mouse", "be", "run"]
+    assert reads == [("en",)]

@@ -594,7 +594,8 @@ def small_test_halves(folder: Path, per_subset: int = 2) -> Path:
 
 
 def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_file(corpora, tmp_path):
-    """The budget and resume mechanism on 8 sentences: the real corpora, read through small test halves."""
+    """The budget and resume mechanism on 8 sentences: the real corpora, read through small test halves. The
+    evaluation run before the witness is scored on BioScope alone (``--corpus``): the witness reads its own."""
     from factwash_dev.cli import app as dev_app
     from typer.testing import CliRunner
 
@@ -602,7 +603,7 @@ def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_fi
     with AnthropicStub(answer_by_tool) as stub:
         runner = CliRunner(env={**stub.env(), "FACTWASH_MODEL_CACHE": str(tmp_path / "replies.sqlite")})
         args = ["evaluate", "--corpora", str(corpora), "--splits", str(splits), "--output-dir", str(tmp_path),
-                "--witness", "--per-class", "4"]
+                "--corpus", "bioscope", "--witness", "--per-class", "4"]
         stopped = runner.invoke(dev_app, [*args, "--max-usd", "0"])
         assert stopped.exit_code == 6 and "higher --max-usd" in stopped.output and stub.requests == []
         finished = runner.invoke(dev_app, args)
@@ -612,6 +613,18 @@ def test_evaluate_witness_stops_at_the_budget_and_a_rerun_fills_the_named_run_fi
     assert parse_run_name(run.name) == {"operation": "witness-eval", "model": "claude-haiku-4-5",
                                         "params": {"per_class": "4", "prompt": "witness-v3"}, "seed": 0}
     assert len(RunFile(run).done) == 8
+    scored = json.loads((tmp_path / "metrics-test-bioscope.json").read_text(encoding="utf8"))
+    assert {row["corpus"] for row in scored["rows"]} == {"bioscope"} and not (tmp_path / "metrics-test.json").exists()
+
+
+def test_evaluate_names_an_unknown_corpus_in_one_line(tmp_path):
+    from factwash_dev.cli import app as dev_app
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(dev_app, ["evaluate", "--corpus", "bioscope", "--corpus", "bioscop",
+                                          "--output-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "--corpus 'bioscop': no such corpus (one of bioscope, " in result.output
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_html_report_shows_the_model_notes(tmp_path):

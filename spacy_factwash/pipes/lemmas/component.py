@@ -13,6 +13,7 @@ a manifest with its sha256), so a saved pipeline loads its table from its own
 folder, verified, and never reads spacy-lookups-data again.
 """
 
+import functools
 import json
 from importlib.metadata import version
 from typing import Callable, Dict, Mapping, Optional
@@ -105,9 +106,12 @@ def lookup_table(lang: str) -> Dict[int, str]:
     return {get_string_id(word): lemma for word, lemma in load_language_data(found[TABLE]).items()}
 
 
+@functools.lru_cache(maxsize=None)
 def lookup_table_set(lang: str) -> LexiconSet:
     """The lookup lemma table of spacy-lookups-data for ``lang``, as a set to save with a pipeline: one msgpack
-    file (orth id -> lemma) under a manifest naming the spacy-lookups-data version and the file's sha256."""
+    file (orth id -> lemma) under a manifest naming the spacy-lookups-data version and the file's sha256. Read
+    once per process and language (a frozen set; the installed data does not change under a running process):
+    every pipeline built after the first skips reading and digesting it again."""
     data = srsly.msgpack_dumps(lookup_table(lang))
     source = f"spacy-lookups-data {version('spacy-lookups-data')}"
     manifest = {"version": f"{source} {lang} {TABLE}", "files": {LEMMA_FILE: sha256(data)}}

@@ -2,7 +2,7 @@
 authority confirmer's fixture."""
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -49,6 +49,9 @@ def evaluate(
     half: str = typer.Option("test", "--half", help="test (every reported figure) or dev (error analysis)."),
     corpora: Optional[Path] = CORPORA_OPTION,
     splits: Path = SPLITS_OPTION,
+    corpus: Optional[List[str]] = typer.Option(None, "--corpus", help="Score only this corpus (repeat for more; "
+                                                                     "default: every one). The files are named for "
+                                                                     "them, so the full table is never replaced."),
     lexicon_dir: Optional[Path] = typer.Option(None, "--lexicon-dir", help="A lexicon folder (default: the packaged one)."),
     output_dir: Path = typer.Option(REPOSITORY / "training" / "metrics", "--output-dir",
                                     help="Where metrics JSON and table go."),
@@ -64,13 +67,19 @@ def evaluate(
     no_cache: bool = NO_CACHE_OPTION,
 ) -> None:
     """Score every detector on a corpus half: a Markdown table and a JSON file."""
+    from ..evaluation.corpora import CORPORA
     from ..evaluation.evaluate import evaluate as run_evaluation, evaluation_pipeline, save_evaluation
 
     if checked_half(half) == "test" and errors:
         fail("error lists are for the dev half only: test errors are never looked at")
+    if unknown := [name for name in corpus or () if name not in CORPORA]:
+        fail(f"--corpus {unknown[0]!r}: no such corpus (one of {', '.join(CORPORA)})")
+    named = [name for name in CORPORA if name in (corpus or ())]  # in the table's order, whatever order was given
     nlp = evaluation_pipeline(str(lexicon_dir) if lexicon_dir else None, parse=parse)
-    result = run_evaluation(corpora_root(corpora), half, splits, nlp=nlp, errors=errors)
-    typer.echo(save_evaluation(result, output_dir, f"{half}-parse" if parse else half))
+    result = run_evaluation(corpora_root(corpora), half, splits, nlp=nlp, errors=errors,
+                            corpora=named or tuple(CORPORA))
+    name = "-".join([half, *(["parse"] if parse else []), *named])
+    typer.echo(save_evaluation(result, output_dir, name))
     if witness:
         evaluate_witness(corpora_root(corpora), splits, nlp, output_dir, per_class,
                          model_review(True, False, model, max_usd, cache, no_cache))

@@ -142,7 +142,8 @@ class TokenView:
 
     @cached_property
     def numbers(self) -> List[int]:
-        """The indices of the number-like tokens, in order (most Docs have few or none)."""
+        """The indices of the number-like tokens, in order (most Docs have few or none; a claim finds its own by
+        bisection)."""
         return [i for i, number in enumerate(self.number) if number]
 
     def any_word(self, start: int, end: int) -> bool:

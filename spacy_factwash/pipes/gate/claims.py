@@ -89,8 +89,9 @@ class Claim:
     def numbers(self) -> FrozenSet[int]:
         """The numbers among the claim's words, by their text's hash ("599", "two"): alignment finds the source
         claims that give the same number through them, however common the claim's other words are."""
-        view, holds = self.view, self.clause.holds
-        return frozenset(view.orth[i] for i in view.numbers if holds(i))
+        view, at = self.view, self.view.numbers
+        return frozenset(view.orth[i] for start, end in self.clause.ranges
+                         for i in at[bisect_left(at, start):bisect_left(at, end)])
 
     @cached_property
     def wording(self) -> str:

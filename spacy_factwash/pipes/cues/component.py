@@ -200,10 +200,12 @@ class CueComponent(LexiconPipe):
         parsed = {label for label, detector in self.detectors.items() if detector.reads_parse}
         read, _, found = self._matches(doc)
         rules = installed_rules()
-        return any(label in parsed and not is_exclusion and end - start == 1
-                   and rules.reads_parse(read[start].lower_, label)
-                   for (label, _, is_exclusion), start, end in ((self.entries[key], start, end)
-                                                                 for key, start, end in found))
+        for key, start, end in found:
+            label, _, is_exclusion = self.entries[key]
+            if (label in parsed and not is_exclusion and end - start == 1
+                    and rules.reads_parse(read[start].lower_, label)):
+                return True
+        return False
 
     def _matches(self, doc: Doc) -> Tuple[Doc, Optional[Shadow], List[Found]]:
         """The Doc the lexicon is matched on (the Doc itself or its shadow), the shadow, and the raw matches on it

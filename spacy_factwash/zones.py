@@ -14,15 +14,18 @@ nor loaded: its match keys are strings). So before a pipeline's first zone,
 
 A zone also keeps no tokenizer cache entry and no word it met: inside one,
 every word is looked up afresh each time (a short pair costs about ten times
-what it does outside). So ``annotated`` (one call's texts: ``inspect``)
-tokenizes a text outside the zone while the lexemes it has added to the
-vocabulary, and those the text could add (at most one per character), are
-within a budget (``WARM_LEXEMES``), and inside it past that: the vocabulary of
-a long-running service grows by at most the budget, with the words it meets
-first, and stays there (the tokenizer's cache is capped by spaCy), and every
-word it knows is read at the speed of a warm pipeline. Only the tokenizer runs outside the zone; what the components add is
-forgotten when it ends. The components run on each Doc as ``nlp(doc)`` runs them
-(``run_pipeline``), their list read once per call, not once per Doc.
+what it does outside; more than half of a corpus annotation's time). So
+``tokenized`` (one call's texts, ``annotated``: ``inspect``; a batch's, in
+``Gate.gate_batch`` and ``records.annotate_batch``) tokenizes a text outside the
+zone while the lexemes the pipeline has kept for good, and those the text could
+add (at most one per character), are within a budget (``WARM_LEXEMES``), and
+inside it past that: the vocabulary of a long-running service or corpus run
+grows by at most the budget, with the words it meets first, and stays there
+(the tokenizer's cache is capped by spaCy), and every word it knows is read at
+the speed of a warm pipeline. Only the tokenizer runs outside the zone; what the
+components add is forgotten when it ends. ``annotated`` runs the components on
+each Doc as ``nlp(doc)`` runs them (``run_pipeline``), their list read once per
+call, not once per Doc.
 """
 
 import re
@@ -66,32 +69,47 @@ def zone(nlp: Language) -> Iterator[None]:
             yield
 
 
-@contextmanager
-def annotated(nlp: Language, texts: Sequence[str]) -> Iterator[List[Doc]]:
-    """The texts annotated by the pipeline inside ``zone(nlp)``, each tokenized before the zone while the lexemes
-    this has added to the pipeline's vocabulary for good, with those the text could add (at most one per
-    character), are within ``WARM_LEXEMES``, inside it past that (a text that is not a string is left to the
-    pipeline to refuse). A text with a run of more than ``LONGEST_KEPT_WORD`` characters without a space is always
-    tokenized inside the zone, so no word kept is longer: the budget bounds bytes, not only words. The lexemes are
-    counted here, after each text (a text that fails still counts what came before it): spaCy's ``len(vocab)`` also
-    counts every lexeme a zone made and forgot."""
+def tokenized(nlp: Language, texts: Sequence) -> list:
+    """Each text as a Doc of the pipeline's tokenizer made now, outside any memory zone, while the lexemes this
+    has added to the pipeline's vocabulary for good, with those the text could add (at most one per character),
+    are within ``WARM_LEXEMES``; past that the text itself, for the caller to tokenize inside its zone (and a
+    text that is not a string, for the pipeline to refuse there). A text with a run of more than
+    ``LONGEST_KEPT_WORD`` characters without a space is always left to the zone, so no word kept is longer: the
+    budget bounds bytes, not only words. The lexemes are counted here, after each text (a text that fails still
+    counts what came before it): spaCy's ``len(vocab)`` also counts every lexeme a zone made and forgot. Holds
+    the pipeline's lock: no other thread is in a zone that would forget the words kept."""
     with exclusive(nlp):
-        added, tokenized = _WARMED.get(nlp, 0), []
+        added, made = _WARMED.get(nlp, 0), []
         try:
             for text in texts:
                 if isinstance(text, str) and added + len(text) <= WARM_LEXEMES and _LONG_RUN.search(text) is None:
                     before = len(nlp.vocab)
                     try:
-                        tokenized.append(made_from(nlp.make_doc(text), text, nlp.tokenizer))
+                        made.append(made_from(nlp.make_doc(text), text, nlp.tokenizer))
                     finally:
                         added += len(nlp.vocab) - before
                 else:
-                    tokenized.append(text)
+                    made.append(text)
         finally:
             _WARMED[nlp] = added
+        return made
+
+
+def as_doc(nlp: Language, item) -> Doc:
+    """An item of ``tokenized``: its Doc, or its text tokenized now (inside the caller's zone)."""
+    return item if isinstance(item, Doc) else made_from(nlp.make_doc(item), item, nlp.tokenizer)
+
+
+@contextmanager
+def annotated(nlp: Language, texts: Sequence[str]) -> Iterator[List[Doc]]:
+    """The texts annotated by the pipeline inside ``zone(nlp)``, each tokenized before the zone while the
+    vocabulary's budget lasts (``tokenized``), inside it past that (a text that is not a string is left to the
+    pipeline to refuse)."""
+    with exclusive(nlp):
+        made = tokenized(nlp, texts)
         with zone(nlp):  # a Doc at a time: a call's few Docs are no batch (``nlp.pipe``'s generators cost more)
             pipeline = nlp.pipeline  # read once: spaCy builds the list anew at every read (nlp(doc) reads it)
-            yield [run_pipeline(nlp, pipeline, doc) if isinstance(doc, Doc) else nlp(doc) for doc in tokenized]
+            yield [run_pipeline(nlp, pipeline, doc) if isinstance(doc, Doc) else nlp(doc) for doc in made]
 
 
 def run_pipeline(nlp: Language, pipeline: Sequence[Tuple[str, Callable[[Doc], Doc]]], doc: Doc) -> Doc:

@@ -12,8 +12,10 @@ from typer.testing import CliRunner
 
 import spacy_factwash
 from spacy_factwash.cli import app
+from spacy_factwash.io.inputs import InputLine
 from spacy_factwash.run.annotate import annotate_file
 from spacy_factwash.run.gate import gate_file
+from spacy_factwash.run.records import annotate_records
 
 distributed = pytest.importorskip("distributed")
 from properties import properties
@@ -190,28 +192,38 @@ def test_gate_on_a_cluster_prints_the_summary_and_gives_the_exit_status_one_proc
     assert one.exit_code == cluster.exit_code == 5 and "12 records in 3 of 3 partitions" in cluster.output
 
 
-def test_a_stream_of_new_words_leaves_the_string_store_as_it_was(tmp_path):
+def test_a_stream_of_new_words_keeps_them_up_to_the_budget_then_leaves_the_string_store_as_it_was(tmp_path,
+                                                                                                  monkeypatch):
+    """``pipe_pairs`` and ``annotate_file`` tokenize each batch before its memory zone while the words kept for good
+    stay within ``zones.WARM_LEXEMES`` (a small one here: the mechanism is under test, not the figure): the first
+    new words are kept, and once the budget is spent a stream of new words leaves the string store as it was."""
+    monkeypatch.setattr(spacy_factwash.zones, "WARM_LEXEMES", 400)
     nlp = spacy_factwash.load()
     gate = nlp.get_pipe("factwash_compare")
     list(gate.pipe_pairs(PAIRS))
+    pairs = [(f"Zorblax{i} said the qwimble{i} rose 3%.", f"The qwimble{i} rose 3%.") for i in range(600)]
+    reports = list(gate.pipe_pairs(pairs[:300], batch_size=50))
+    assert "qwimble0" in nlp.vocab.strings and "qwimble299" not in nlp.vocab.strings
     before = len(nlp.vocab.strings)
-    pairs = [(f"Zorblax{i} said the qwimble{i} rose 3%.", f"The qwimble{i} rose 3%.") for i in range(300)]
-    reports = list(gate.pipe_pairs(pairs, batch_size=50))
+    reports += list(gate.pipe_pairs(pairs[300:], batch_size=50))
     assert len(nlp.vocab.strings) == before
-    assert "qwimble7" not in nlp.vocab.strings and "zorblax7" not in nlp.vocab.strings
+    assert "qwimble307" not in nlp.vocab.strings and "zorblax307" not in nlp.vocab.strings
     assert reports[7].to_dict() == spacy_factwash.inspect(*pairs[7]).to_dict()
-    assert [r.verdict for r in reports[:3]] == ["rewrite"] * 3
+    assert reports[307].to_dict() == spacy_factwash.inspect(*pairs[307]).to_dict()
+    assert [r.verdict for r in reports[:3]] == [r.verdict for r in reports[300:303]] == ["rewrite"] * 3
+    texts = [f"Reportedly, the frombit{i} might fail." for i in range(300)]
+    annotated = [record for _, record in annotate_records(nlp, [InputLine(n, t) for n, t in enumerate(texts, 1)],
+                                                          batch_size=50)]
+    assert len(nlp.vocab.strings) == before and "frombit0" not in nlp.vocab.strings
     lines = tmp_path / "in.txt"
-    lines.write_text("\n".join(f"Reportedly, the frombit{i} might fail." for i in range(300)) + "\n")
+    lines.write_text("\n".join(texts) + "\n")
     annotate_file(lines, tmp_path / "out.jsonl", max_length=10_000, batch_size=50)
-    assert [len(r["cues"]) for r in read_jsonl(tmp_path / "out.jsonl")] == [2] * 300
+    assert list(read_jsonl(tmp_path / "out.jsonl")) == annotated and [len(r["cues"]) for r in annotated] == [2] * 300
 
 
 def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batch_keeps_failing(scheduler):
     from spacy_factwash.run.dask import ScaleError
     from spacy_factwash.run.dask.stream import annotate_stream
-    from spacy_factwash.io.inputs import InputLine
-    from spacy_factwash.run.records import annotate_records
 
     lines = [InputLine(n, text) for n, text in enumerate(TEXTS, start=1)]
     streamed = list(annotate_stream(spacy_factwash.load, lines, batch_size=3, n_workers=2, scheduler=scheduler))

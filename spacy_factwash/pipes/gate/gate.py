@@ -29,8 +29,8 @@ from spacy.util import minibatch
 
 from ...errors import FactwashError, batch_size_of
 from ...executors import executor_for
-from ...syntax.text import doc_text, made_from
-from ...zones import annotated, zone
+from ...syntax.text import doc_text
+from ...zones import annotated, as_doc, exclusive, tokenized, zone
 from ..names import COMPARE, CUES
 from .reading import ReadText, on_original, read_text
 from .report import Report
@@ -97,26 +97,35 @@ class Gate:
             yield (report, context) if as_tuples else report
 
     def gate_batch(self, batch: List[Tuple[Tuple[str, str], object]]) -> List[Tuple[Report, object]]:
-        """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it. A text
+        """Annotate one batch of pairs and compare each, inside a memory zone: only plain reports leave it (its
+        texts tokenized before the zone while the vocabulary's budget lasts: ``zones.tokenized``). A text
         the batch holds more than once (one source, several memories made from it) is annotated and read into
         claims once per side: comparing reads Docs and claims and changes neither (the claims' caches are emptied
         when the batch ends)."""
         texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
         sides: Dict[str, ReadText] = {text: read_text(text) for text in texts}
-        with zone(self.nlp):
-            made = [made_from(self.nlp.make_doc(sides[text].read), sides[text].read, self.nlp.tokenizer) for text in texts]
-            docs = dict(zip(texts, self.nlp.pipe(made, batch_size=len(texts) or 1)))
-            read: Dict[Tuple[int, str], object] = {}
+        with exclusive(self.nlp):
+            warm = tokenized(self.nlp, [sides[text].read for text in texts])  # before the zone, as its budget lets
+            with zone(self.nlp):
+                docs = dict(zip(texts, self.nlp.pipe([as_doc(self.nlp, item) for item in warm],
+                                                     batch_size=len(texts) or 1)))
+                return self._compared(batch, docs, sides)
 
-            def claims_of(doc: Doc, side: str):
-                if (id(doc), side) not in read:  # the Docs live in ``docs`` until the batch ends
-                    read[id(doc), side] = self.component.claims(doc)
-                return read[id(doc), side]
+    def _compared(self, batch: List[Tuple[Tuple[str, str], object]], docs: Dict[str, Doc],
+                  sides: Dict[str, ReadText]) -> List[Tuple[Report, object]]:
+        """The report of each pair of ``batch`` from the Docs of its texts (inside the caller's zone), each text's
+        Doc read into claims once per side."""
+        read: Dict[Tuple[int, str], object] = {}
 
-            try:
-                return [(on_original(self.component.compare_reading(docs[source], docs[memory], claims_of),
-                                     sides[source], sides[memory]), context)
-                        for (source, memory), context in batch]
-            finally:  # the claims' records point back at them: emptied, the batch's Docs go with it, not with the GC
-                for claims in read.values():
-                    claims.cache.clear()
+        def claims_of(doc: Doc, side: str):
+            if (id(doc), side) not in read:  # the Docs live in ``docs`` until the batch ends
+                read[id(doc), side] = self.component.claims(doc)
+            return read[id(doc), side]
+
+        try:
+            return [(on_original(self.component.compare_reading(docs[source], docs[memory], claims_of),
+                                 sides[source], sides[memory]), context)
+                    for (source, memory), context in batch]
+        finally:  # the claims' records point back at them: emptied, the batch's Docs go with it, not with the GC
+            for claims in read.values():
+                claims.cache.clear()

@@ -92,9 +92,9 @@ def annotate_stream(build: Callable[[], Language], items: Iterable[InputLine], *
                     n_workers: int, scheduler: str = LOCAL) -> Iterator:
     """Annotate lines on local workers, each building its pipeline with ``build``, in tasks of whole batches
     (at least ``TASK_LINES`` lines); (line, record or None) in input order."""
-    from .worker import annotate_task
+    from .worker import annotate_task, records_of
 
     task_lines = batch_size * -(-TASK_LINES // batch_size)
     results = cluster_stream(build, partial(annotate_task, batch_size=batch_size), items, batch_size=task_lines,
                              n_workers=n_workers, scheduler=scheduler)
-    return (pair for lines, records in results for pair in zip(lines, records))
+    return (pair for lines, blob in results for pair in zip(lines, records_of(blob)))

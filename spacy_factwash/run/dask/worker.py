@@ -7,6 +7,7 @@ its pipeline (a lock), since a memory zone belongs to the whole pipeline.
 """
 
 import hashlib
+import pickle
 import threading
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
@@ -62,12 +63,21 @@ def worker_plugin(name: str) -> PipelinePlugin:
     return get_worker().plugins[name]
 
 
-def annotate_task(plugin_name: str, lines: List[InputLine], batch_size: int) -> List[Optional[Dict]]:
+def annotate_task(plugin_name: str, lines: List[InputLine], batch_size: int) -> bytes:
     """Annotate lines on this worker's pipeline, a batch of ``batch_size`` at a time (each in its memory zone):
-    their records (None for a bad line), in order, without the lines, which the caller holds."""
+    their records (None for a bad line), in order, without the lines, which the caller holds; pickled into one
+    blob (``records_of`` reads it), which Dask sends as one frame, where it walks a list of records dict by dict
+    on both sides (measured: most of the client's CPU in a run of ``annotate --n-process 2``)."""
     plugin = worker_plugin(plugin_name)
     with plugin.lock:
-        return [record for batch in minibatch(lines, batch_size) for _, record in annotate_batch(plugin.nlp, batch)]
+        records = [record for batch in minibatch(lines, batch_size)
+                   for _, record in annotate_batch(plugin.nlp, batch)]
+    return pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def records_of(blob: bytes) -> List[Optional[Dict]]:
+    """The records of an ``annotate_task`` result."""
+    return pickle.loads(blob)
 
 
 def gate_task(plugin_name: str, batch: List, component: str = COMPARE) -> List[Tuple[object, object]]:

@@ -6,7 +6,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 import spacy_factwash
-from spacy_factwash.pipes.base import LexiconPipe
+from spacy_factwash.pipes.base import BATCH_DOCS, LexiconPipe
 
 TEXTS = [
     "Alice said the deploy may have failed on Monday.",
@@ -30,7 +30,7 @@ def nlp():
     return spacy_factwash.load()
 
 
-@pytest.mark.parametrize("batch_size", [1, 2, 5, 1000])
+@pytest.mark.parametrize("batch_size", [-3, 0, 1, 2, 5, 1000])
 def test_a_stream_gets_what_each_doc_gets_alone(nlp, batch_size):
     alone = [annotations(nlp(text)) for text in TEXTS]
     assert [annotations(doc) for doc in nlp.pipe(TEXTS, batch_size=batch_size)] == alone
@@ -50,9 +50,13 @@ def test_a_batch_goes_through_one_component_before_the_next_sees_it(nlp):
     nlp.add_pipe(name, after="factwash_strength")
     try:
         list(nlp.pipe(docs, batch_size=5))
+        assert seen[0] == 5 and seen[5] == 10 and seen[-1] == len(docs)
+        # a batch holds at most BATCH_DOCS Docs, whatever the caller asks for
+        docs, seen[:] = [nlp.make_doc(text) for text in TEXTS], []
+        list(nlp.pipe(docs, batch_size=1000))
+        assert BATCH_DOCS < len(docs) and seen[0] == BATCH_DOCS and seen[-1] == len(docs)
     finally:
         nlp.remove_pipe(name)
-    assert seen[0] == 5 and seen[5] == 10 and seen[-1] == len(docs)
 
 
 class Fussy(LexiconPipe):

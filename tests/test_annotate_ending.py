@@ -36,7 +36,7 @@ def test_the_annotating_pipeline_never_reads_the_gate_word_lists_and_annotates_a
 
 
 ENDING = """
-import atexit, sys
+import atexit, gc, sys
 from spacy_factwash.cli import main
 
 class TornDown:
@@ -45,6 +45,7 @@ class TornDown:
 
 kept = TornDown()  # a normal interpreter exit tears the module down, and this says so
 atexit.register(lambda: print("exit handlers ran", flush=True))
+atexit.register(lambda: print("frozen objects:", gc.get_freeze_count(), file=sys.stderr, flush=True))
 sys.argv = ["spacy_factwash", "annotate", *sys.argv[1:]]
 main()
 """
@@ -63,6 +64,9 @@ def test_annotate_ends_the_process_once_its_records_are_on_disk_with_its_exit_ha
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n") == ["exit handlers ran", ""]  # and no teardown
     assert "wrote 2 records" in done.stderr
+    # the process is the command's own: what its imports made is frozen out of the collector's full collections
+    frozen = int(done.stderr.split("frozen objects:")[1].split()[0])
+    assert frozen > 10_000
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [(r["line"], r["status"], [c["label"] for c in r["cues"]]) for r in records] == [
         (1, "ok", ["ATTRIBUTION", "HEDGE"]), (2, "ok", [])]

@@ -11,7 +11,14 @@ from . import cues, gate, memory, authority, lexicons, review  # noqa: E402, F40
 
 def main() -> None:
     """Entry point of ``python -m spacy_factwash`` and the ``spacy-factwash`` script; a command that asked to be
-    ends the process as soon as it returns (``io.ending``)."""
+    ends the process as soon as it returns (``io.ending``).
+
+    The process is the command's own, so what its imports made (spaCy's ~90,000 objects) is frozen out of the
+    garbage collector's full collections (``gc.freeze``), which otherwise scan all of it every few batches: ~0.1 s
+    each, 15% of gating corpus pairs measured, 7% frozen. (The library never freezes a caller's process.)"""
+    import gc
+
     from ..io.ending import ending_at_once
 
+    gc.freeze()
     ending_at_once(lambda: app(prog_name=COMMAND))

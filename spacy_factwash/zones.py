@@ -101,15 +101,24 @@ def as_doc(nlp: Language, item) -> Doc:
 
 
 @contextmanager
+def zone_after_tokenizing(nlp: Language, texts: Sequence) -> Iterator[list]:
+    """``zone(nlp)`` for the block, the texts tokenized just before it (``tokenized``: each a Doc, or the text
+    itself past the budget), the pipeline's lock held throughout, so no other thread's zone comes between."""
+    with exclusive(nlp):
+        made = tokenized(nlp, texts)
+        with zone(nlp):
+            yield made
+
+
+@contextmanager
 def annotated(nlp: Language, texts: Sequence[str]) -> Iterator[List[Doc]]:
     """The texts annotated by the pipeline inside ``zone(nlp)``, each tokenized before the zone while the
     vocabulary's budget lasts (``tokenized``), inside it past that (a text that is not a string is left to the
     pipeline to refuse)."""
-    with exclusive(nlp):
-        made = tokenized(nlp, texts)
-        with zone(nlp):  # a Doc at a time: a call's few Docs are no batch (``nlp.pipe``'s generators cost more)
-            pipeline = nlp.pipeline  # read once: spaCy builds the list anew at every read (nlp(doc) reads it)
-            yield [run_pipeline(nlp, pipeline, doc) if isinstance(doc, Doc) else nlp(doc) for doc in made]
+    with zone_after_tokenizing(nlp, texts) as made:
+        # a Doc at a time: a call's few Docs are no batch (``nlp.pipe``'s generators cost more)
+        pipeline = nlp.pipeline  # read once: spaCy builds the list anew at every read (nlp(doc) reads it)
+        yield [run_pipeline(nlp, pipeline, doc) if isinstance(doc, Doc) else nlp(doc) for doc in made]
 
 
 def run_pipeline(nlp: Language, pipeline: Sequence[Tuple[str, Callable[[Doc], Doc]]], doc: Doc) -> Doc:

@@ -103,11 +103,11 @@ class LexiconPipe(Pipe):
         """Annotate a stream of Docs a batch at a time, as spaCy's trainable components do: each batch goes
         through this component before any of it goes on to the next, so a component's matchers and tables stay
         in the processor's caches over the batch (doc by doc, the components of a pipeline take turns evicting
-        each other's). A batch holds at most ``BATCH_DOCS`` Docs, whatever the caller's ``batch_size`` (a size below 1 is
-        one Doc at a time: no Doc is dropped). A Doc
-        that fails goes to the pipeline's error handler alone, as in ``Pipe.pipe``."""
+        each other's). A batch holds at most ``BATCH_DOCS`` Docs, whatever the caller's ``batch_size`` (a size
+        below 1 is one Doc at a time: no Doc is dropped). A Doc that fails goes to the pipeline's error handler
+        alone, as in ``Pipe.pipe``."""
         error_handler = self.get_error_handler()
-        for docs in util.minibatch(stream, size=max(1, min(batch_size, BATCH_DOCS))):  # below 1: one at a time
+        for docs in util.minibatch(stream, size=max(1, min(batch_size, BATCH_DOCS))):
             done = []
             for doc in docs:
                 try:

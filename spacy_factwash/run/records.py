@@ -2,10 +2,10 @@
 
 Annotation records are made a batch at a time inside ``nlp.memory_zone()``
 (``zones.zone``): everything that leaves the zone is plain data (strings and
-numbers), so the words of the batch are forgotten when it ends, but for those
-tokenized before it while the vocabulary's budget lasts (``zones.tokenized``),
-and a long stream of new words keeps memory flat. Every executor annotates its batches
-through ``annotate_batch``, in this process or on a worker.
+numbers), so the words of the batch are forgotten when it ends (but for those
+tokenized before it while the vocabulary's budget lasts: ``zones.tokenized``),
+and a long stream of new words keeps memory flat. Every executor annotates its
+batches through ``annotate_batch``, in this process or on a worker.
 """
 
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
@@ -18,7 +18,7 @@ from ..io.inputs import InputLine, PairLine
 from ..pipes.cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY
 from ..pipes.gate.report import Report
 from ..syntax.links import source_link
-from ..zones import exclusive, tokenized, zone
+from ..zones import zone_after_tokenizing
 
 DIGEST = "input_sha256"  # a report record's digest of the input line it answers
 
@@ -64,19 +64,17 @@ def annotate_batch(nlp: Language, batch: List[InputLine], docbin=None,
     memory zone, the texts tokenized before it while the vocabulary's budget lasts (``zones.tokenized``). With a
     ``DocBin``, the good lines' Docs are added to it inside the zone too (without ``skip_bad_lines``, none after
     the first bad line: a run stops there)."""
-    with exclusive(nlp):
-        warm = tokenized(nlp, [item.text if item.error is None else "" for item in batch])
-        with zone(nlp):
-            results = []
-            for doc, item in nlp.pipe(zip(warm, batch), as_tuples=True, batch_size=len(batch) or 1):
-                if item.error is not None:
-                    results.append((item, None))
-                    docbin = docbin if skip_bad_lines else None
-                    continue
-                results.append((item, annotation_record(item, doc)))
-                if docbin is not None:
-                    docbin.add(doc)
-            return results
+    with zone_after_tokenizing(nlp, [item.text if item.error is None else "" for item in batch]) as warm:
+        results = []
+        for doc, item in nlp.pipe(zip(warm, batch), as_tuples=True, batch_size=len(batch) or 1):
+            if item.error is not None:
+                results.append((item, None))
+                docbin = docbin if skip_bad_lines else None
+                continue
+            results.append((item, annotation_record(item, doc)))
+            if docbin is not None:
+                docbin.add(doc)
+        return results
 
 
 def annotate_records(nlp: Language, items: Iterable[InputLine], *, batch_size: int = 256, docbin=None,

@@ -278,10 +278,11 @@ class CompareComponent(LexiconPipe):
                    as_tuples: bool = False) -> Iterator:
         """Gate (source, memory) text pairs in batches, in order (``Gate.pipe`` on this pipeline): each batch is
         annotated and compared inside ``nlp.memory_zone()`` and leaves it as plain reports, so a long stream of new
-        words keeps memory flat (past the words kept for good within ``zones.WARM_LEXEMES``). With ``n_process`` > 1 (the ``dask`` extra), the batches run on that many worker
-        processes, each holding this pipeline; results come back in input order. With ``as_tuples``, items are
-        ((source, memory), context) and results (report, context). (Named ``pipe_pairs`` because spaCy calls a
-        component's ``pipe`` with its Doc stream.)"""
+        words keeps memory flat (past the words kept for good within ``zones.WARM_LEXEMES``). With ``n_process``
+        > 1 (the ``dask`` extra), the batches run on that many worker processes, each holding this pipeline;
+        results come back in input order. With ``as_tuples``, items are ((source, memory), context) and results
+        (report, context). (Named ``pipe_pairs`` because spaCy calls a component's ``pipe`` with its Doc
+        stream.)"""
         return Gate(self.nlp, self.name).pipe(pairs, batch_size=batch_size, as_tuples=as_tuples, n_process=n_process)
 
 

@@ -30,7 +30,7 @@ from spacy.util import minibatch
 from ...errors import FactwashError, batch_size_of
 from ...executors import executor_for
 from ...syntax.text import doc_text
-from ...zones import annotated, as_doc, exclusive, tokenized, zone
+from ...zones import annotated, as_doc, zone_after_tokenizing
 from ..names import COMPARE, CUES
 from .reading import ReadText, on_original, read_text
 from .report import Report
@@ -104,12 +104,10 @@ class Gate:
         when the batch ends)."""
         texts = list(dict.fromkeys(text for (source, memory), _ in batch for text in (source, memory)))
         sides: Dict[str, ReadText] = {text: read_text(text) for text in texts}
-        with exclusive(self.nlp):
-            warm = tokenized(self.nlp, [sides[text].read for text in texts])  # before the zone, as its budget lets
-            with zone(self.nlp):
-                docs = dict(zip(texts, self.nlp.pipe([as_doc(self.nlp, item) for item in warm],
-                                                     batch_size=len(texts) or 1)))
-                return self._compared(batch, docs, sides)
+        with zone_after_tokenizing(self.nlp, [sides[text].read for text in texts]) as warm:
+            docs = dict(zip(texts, self.nlp.pipe([as_doc(self.nlp, item) for item in warm],
+                                                 batch_size=len(texts) or 1)))
+            return self._compared(batch, docs, sides)
 
     def _compared(self, batch: List[Tuple[Tuple[str, str], object]], docs: Dict[str, Doc],
                   sides: Dict[str, ReadText]) -> List[Tuple[Report, object]]:

@@ -18,6 +18,7 @@ from ..io.inputs import InputLine, PairLine
 from ..pipes.cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY
 from ..pipes.gate.report import Report
 from ..syntax.links import source_link
+from ..syntax.text import doc_text
 from ..zones import zone_after_tokenizing
 
 DIGEST = "input_sha256"  # a report record's digest of the input line it answers
@@ -46,7 +47,7 @@ def annotation_record(item: InputLine, doc: Doc) -> Dict[str, Any]:
     return {
         "line": item.number,
         "id": item.id,
-        "status": "ok" if doc.text.strip() else "empty",
+        "status": "ok" if doc_text(doc).strip() else "empty",
         "lexicon_version": doc.user_data.get(LEXICON_VERSION_KEY),
         "lexicon_digest": doc.user_data.get(LEXICON_DIGEST_KEY),
         "cues": cue_dicts(doc),

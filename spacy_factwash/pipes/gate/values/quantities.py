@@ -222,7 +222,7 @@ def _unreadable(token: Token) -> Optional[Tuple[int, int]]:
     printed = _printed(token)
     if printed is None:
         return None
-    written = token.doc.text[printed[0]:printed[1]]
+    written = doc_text(token.doc)[printed[0]:printed[1]]
     number = float(written.replace(",", ""))
     lost = number == 0 and re.search("[1-9]", re.split("[eE]", written)[0]) is not None
     return printed if lost or not math.isfinite(number) else None
@@ -235,7 +235,7 @@ def _unread(span: Span, token: Token, at: Tuple[int, int]) -> Quantity:
     after = token.nbor(1) if token.i + 1 < span.end else None
     if end == token.idx + len(token.text) and after is not None and after.lower in unit_hashes():
         end = after.idx + len(after.text)
-    return Quantity(math.nan, DIMENSIONLESS, DIMENSIONLESS, token.doc.text[start:end], start, end)
+    return Quantity(math.nan, DIMENSIONLESS, DIMENSIONLESS, doc_text(token.doc)[start:end], start, end)
 
 
 def _in_base(value: float, unit: str, entity: str, code: Optional[str]) -> Tuple[str, Tuple[float, ...]]:
@@ -337,7 +337,7 @@ def _scaled(span: Span, token: Token) -> Optional[Quantity]:
     else:
         return None
     dimension, base = _in_base(amount, unit, entity, code)
-    return Quantity(amount, code or unit, entity, doc.text[start:end], start, end, dimension, base)
+    return Quantity(amount, code or unit, entity, doc_text(doc)[start:end], start, end, dimension, base)
 
 
 def _read_window(span: Span, window: Span, number: Span, unreadable, found: Dict) -> bool:

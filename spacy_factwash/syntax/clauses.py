@@ -29,7 +29,7 @@ sentence that it is not bound to.
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from spacy.attrs import IS_ALPHA, IS_CURRENCY, IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM, LOWER, ORTH
@@ -38,6 +38,7 @@ from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
 
 from ..lexicon.sets import CLAUSE_WORDS_FILE, SYNTAX
+from ..memo import cached
 from ..lexicon.tables import table_json
 from .links import source_link
 from .sentences import sentences
@@ -70,7 +71,7 @@ class ClauseWords:
     word: Dict[int, str]
     comma: int = get_string_id(",")
 
-    @cached_property
+    @cached
     def openers(self) -> FrozenSet[int]:
         """Every word that can open a clause (alone or as the first of two words): no other word does."""
         return (self.contrastive | self.relatives | self.subordinators | self.coordinators | self.after_comma
@@ -140,7 +141,7 @@ class TokenView:
         plain = [not (p or n or s or w in function) for w, p, n, s in zip(lower, punct, number, space)]
         return cls(orth, lower, punct, plain, number, title, finite, joins, space, alpha, currency)
 
-    @cached_property
+    @cached
     def numbers(self) -> List[int]:
         """The indices of the number-like tokens, in order (most Docs have few or none; a claim finds its own by
         bisection)."""

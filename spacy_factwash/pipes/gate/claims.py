@@ -15,13 +15,13 @@ another claim holds under (kind ``condition``). It carries
 
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Callable, Dict, FrozenSet, Iterator, List, Optional, Sequence
 
 from spacy.language import Language
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span, Token
 
+from ...memo import cached
 from ...syntax.clauses import CONDITION, FRAME, Clause, DocClauses, TokenView, doc_clauses
 from ...syntax.links import source_link
 from ...syntax.normalise import Shadow
@@ -65,27 +65,27 @@ class Claim:
     def pieces(self) -> List[Span]:
         return self.clause.spans(self.doc)
 
-    @cached_property
+    @cached
     def start_char(self) -> int:
         return self.doc[self.clause.start].idx
 
-    @cached_property
+    @cached
     def end_char(self) -> int:
         last = self.doc[self.clause.end - 1]
         return last.idx + len(last)
 
-    @cached_property
+    @cached
     def text(self) -> str:
         """The claim's words, its pieces joined (a frame or clause that interrupts it left out)."""
         return " ... ".join(span_text(piece) for piece in self.pieces)
 
-    @cached_property
+    @cached
     def signature(self) -> tuple:
         """What makes two claims give the same changes: words, bound qualifiers (by entry) and conditions."""
         qualifiers = tuple(sorted((label, tuple(c.id_ for c in cues)) for label, cues in self.qualifiers.items()))
         return self.wording, qualifiers, tuple(c.wording for c in self.conditions)
 
-    @cached_property
+    @cached
     def numbers(self) -> FrozenSet[int]:
         """The numbers among the claim's words, by their text's hash ("599", "two"): alignment finds the source
         claims that give the same number through them, however common the claim's other words are."""
@@ -93,7 +93,7 @@ class Claim:
         return frozenset(view.orth[i] for start, end in self.clause.ranges
                          for i in at[bisect_left(at, start):bisect_left(at, end)])
 
-    @cached_property
+    @cached
     def wording(self) -> str:
         """The claim's words in lower case, punctuation left out: what makes two claims copies."""
         view, strings = self.view, self.doc.vocab.strings
@@ -115,7 +115,7 @@ class Claim:
         """The claim's tokens, piece by piece (made once per claim: ``Doc.__getitem__`` makes a Token per read)."""
         return self._tokens
 
-    @cached_property
+    @cached
     def _tokens(self) -> List[Token]:
         return [token for start, end in self.clause.ranges for token in Span(self.doc, start, end)]
 
@@ -150,7 +150,7 @@ class Claim:
         by then, and the checks read the words of one kind many times)."""
         return self._words_by_label.get(label, [])
 
-    @cached_property
+    @cached
     def _words_by_label(self) -> Dict[str, List[Word]]:
         by_label: Dict[str, List[Word]] = {}
         for word in self.words:

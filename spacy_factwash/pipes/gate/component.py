@@ -17,7 +17,7 @@ and the verdict policy over the changes (``policy.py``).
 """
 
 import warnings
-from functools import cached_property, partial
+from functools import partial
 from typing import Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from spacy.language import Language
@@ -25,6 +25,7 @@ from spacy.tokens import Doc, Span
 
 from ...lexicon.frozen import LexiconSet
 from ...lexicon.sets import GATE, SYNTAX, VALUES
+from ...memo import cached
 from ...syntax.normalise import reading
 from ...syntax.sentences import sentences as doc_sentences
 from ...syntax.text import doc_text
@@ -106,7 +107,7 @@ class CompareComponent(LexiconPipe):
         self.words = GateWords(self.vocab, self.tokenizer, checked_gate_words(sets["lexicons"]))
         self.__dict__.pop("key", None)
 
-    @cached_property
+    @cached
     def key(self) -> LemmaKey:
         """The content key of a token, from the pipeline's lemma table (``factwash_lemmas``), taken at the first
         comparison after the gate's sets were given: the lemma table is loaded by then."""

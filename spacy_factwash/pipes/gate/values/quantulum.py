@@ -72,17 +72,18 @@ def read_values(text: str) -> List[Reading]:
 
 
 def _in_fixed_order(words):
-    """``words`` longest first, then alphabetically: one alternation order whatever the hash seed (sorted once for
-    each set quantulum3 gives: it asks for some of them for every value it reads)."""
-    kept: Dict[str, Tuple[object, Tuple[str, ...]]] = {}
+    """``words`` longest first, then alphabetically: one alternation order whatever the hash seed, sorted once per
+    language. quantulum3 asks for some of these sets several times for every value it reads, each time through its
+    own cache (a hash of the arguments); the words are its language module's own, which no cache clearing and no
+    custom unit changes, so the order made at the first call is kept."""
+    kept: Dict[str, Tuple[str, ...]] = {}
 
     @wraps(words)
     def ordered(lang: str = "en_US") -> Tuple[str, ...]:
-        given = words(lang)
         known = kept.get(lang)
-        if known is None or known[0] is not given:
-            known = kept[lang] = (given, tuple(sorted(given, key=lambda word: (-len(word), word))))
-        return known[1]
+        if known is None:
+            known = kept[lang] = tuple(sorted(words(lang), key=lambda word: (-len(word), word)))
+        return known
 
     return ordered
 

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from factwash_dev.bench.speed_table import COMMAND, QUICK, RECORD, ROWS, missing_rows, page_drift, record_problems, \
     render, run_side
+from factwash_dev.bench.timing import side_by_side_seconds
 from factwash_dev.cli import app
 from factwash_dev.evaluation.readme import SPEED, extract_table
 
@@ -128,3 +129,17 @@ def _ends(pid: int, within: float) -> bool:
         if time.monotonic() > deadline:
             return False
         time.sleep(0.01)
+
+
+@pytest.mark.slow
+def test_side_by_side_runs_annotate_once_per_share_of_the_lines_and_a_failing_share_is_one_line(tmp_path):
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text("".join(json.dumps({"text": f"Bob said it may rain on day {i}."}) + "\n" for i in range(5)),
+                     encoding="utf8")
+    assert side_by_side_seconds(lines, 2, tmp_path) > 0
+    written = [(tmp_path / f"share-{share}-out.jsonl").read_text(encoding="utf8").splitlines() for share in (0, 1)]
+    assert [len(records) for records in written] == [2, 3]  # every line annotated once, in its own share
+    assert all(json.loads(record)["cues"] for records in written for record in records)
+    lines.write_text(lines.read_text(encoding="utf8") + "{not json\n", encoding="utf8")
+    with pytest.raises(RuntimeError, match=r"annotate of one share exited with 1: .*share-1\.jsonl:3: malformed JSON"):
+        side_by_side_seconds(lines, 2, tmp_path)

@@ -73,6 +73,9 @@ ROWS = (
         "annotate/n_process", "annotate/1", "lines", "speedup", ("≥", 1.5), dask=True),
     Row("annotate_scheduler", "`annotate --scheduler local --workers {workers}` of {lines:,} lines vs one process",
         "annotate/scheduler", "annotate/1", "lines", "speedup", ("≥", 1.5), dask=True),
+    Row("annotate_side_by_side", "{workers} one-process `annotate` runs side by side, {lines:,} lines shared "
+        "out, vs one process (the most {workers} processes give here)", "annotate/side_by_side", "annotate/1",
+        "lines", "speedup", dask=True),
 )
 
 

@@ -153,8 +153,9 @@ def _command(arguments: Sequence[str], folder: Path) -> str:
 
 def annotate_seconds(lines: Path, workers: int) -> Tuple[Dict[str, float], Dict[str, str]]:
     """Seconds of whole ``annotate`` runs on the JSONL file ``lines`` (a fresh interpreter each: start, pipeline
-    and output included): one process, ``--n-process workers`` and ``--scheduler local --workers workers``; and
-    the runs this package has no option for, each with the reason."""
+    and output included): one process, ``--n-process workers``, ``--scheduler local --workers workers``, and
+    ``workers`` one-process runs side by side on as many shares of the lines (``side_by_side_seconds``); and the
+    runs this package has no option for, each with the reason."""
     runs = {"annotate/1": [], "annotate/n_process": ["--n-process", str(workers)]}
     skipped = {}
     if "--scheduler" in annotate_options():
@@ -168,7 +169,37 @@ def annotate_seconds(lines: Path, workers: int) -> Tuple[Dict[str, float], Dict[
             started = time.perf_counter()
             _command(["annotate", str(lines), str(Path(folder) / f"out-{index}"), *options], Path(folder))
             seconds[name] = time.perf_counter() - started
+        measuring("annotate/side_by_side")
+        seconds["annotate/side_by_side"] = side_by_side_seconds(lines, workers, Path(folder))
     return seconds, skipped
+
+
+def side_by_side_seconds(lines: Path, workers: int, folder: Path) -> float:
+    """Seconds from starting ``workers`` one-process ``annotate`` runs at once, each on its own share of the
+    lines of ``lines`` (in order, as even as whole lines allow, written to ``folder`` first), until the last ends:
+    what that many processes give on this machine with nothing shared and nothing to coordinate, the most a run
+    on as many workers can hope for (a clear error with a run's last line of stderr when one fails)."""
+    given = lines.read_text(encoding="utf8").splitlines(keepends=True)
+    cut = [len(given) * share // workers for share in range(workers + 1)]
+    shares = []
+    for share in range(workers):
+        shares.append(folder / f"share-{share}.jsonl")
+        shares[-1].write_text("".join(given[cut[share]:cut[share + 1]]), encoding="utf8")
+    logs = [path.with_suffix(".log") for path in shares]
+    started = time.perf_counter()
+    runs = []
+    for path, log in zip(shares, logs):
+        with log.open("w", encoding="utf8") as stderr:  # a file, not a pipe: no run waits on a full pipe
+            runs.append(subprocess.Popen([sys.executable, "-I", "-m", "spacy_factwash", "annotate", str(path),
+                                          str(folder / f"{path.stem}-out.jsonl")], cwd=folder,
+                                         stdout=subprocess.DEVNULL, stderr=stderr))
+    codes = [run.wait() for run in runs]
+    took = time.perf_counter() - started
+    for code, log in zip(codes, logs):
+        if code:
+            last = (log.read_text(encoding="utf8", errors="replace").strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"spacy_factwash annotate of one share exited with {code}: {last}")
+    return took
 
 
 def measure_side(inputs: dict) -> dict:

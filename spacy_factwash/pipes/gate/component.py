@@ -37,9 +37,10 @@ from .compare import CHECKS, Pair
 from .compare.base import excerpt
 from .compare.values import values_read
 from .gate import Gate
-from .language import not_english, too_short
+from .language import EnglishWords, english_words, not_english, too_short
 from .policy import REJECT, REWRITE, verdict
 from ..base import LexiconPipe
+from ..names import LEMMAS
 from .report import CHANGE_TYPES, INFORMATIONAL_TYPES, Change, Excerpt, LanguageFinding, Report
 from .words import GateWords, checked_gate_words
 
@@ -106,12 +107,22 @@ class CompareComponent(LexiconPipe):
         again at the next comparison: ``key``.)"""
         self.words = GateWords(self.vocab, self.tokenizer, checked_gate_words(sets["lexicons"]))
         self.__dict__.pop("key", None)
+        self.__dict__.pop("english", None)
 
     @cached
     def key(self) -> LemmaKey:
         """The content key of a token, from the pipeline's lemma table (``factwash_lemmas``), taken at the first
         comparison after the gate's sets were given: the lemma table is loaded by then."""
         return LemmaKey(self.nlp)
+
+    @cached
+    def english(self) -> EnglishWords:
+        """The English words the language check counts: those of the pipeline's lemma table (``factwash_lemmas``,
+        which a saved pipeline carries), taken as ``key`` is; spacy-lookups-data's for a pipeline without one."""
+        if LEMMAS not in self.nlp.pipe_names:
+            return english_words()
+        lemmas = self.nlp.get_pipe(LEMMAS)
+        return EnglishWords(lemmas.lemmas, lemmas.lemma_ids)
 
     @property
     def evidentials(self) -> FrozenSet[str]:
@@ -257,7 +268,7 @@ class CompareComponent(LexiconPipe):
                 yield from (excerpt(sentence) for sentence in (sentence_spans or partial(doc_sentences, memory))())
 
         return not_english(texts or [("source", doc_text(source)), ("memory", doc_text(memory))], self.min_language_score,
-                           self.max_english_share, self.min_language_words, sentences())
+                           self.max_english_share, self.min_language_words, sentences(), words=self.english)
 
     def _not_checked(self, source: Doc, memory: Doc, texts: List[Tuple[str, str]], copied: bool) -> List[str]:
         """What no check covered: the checks the config disabled; claim

@@ -28,7 +28,7 @@ import importlib.util
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Container, Iterable, List, NamedTuple, Optional, Tuple
 
 import srsly
 from spacy.strings import get_string_id
@@ -77,17 +77,33 @@ def _model():
     return _MODEL
 
 
-@lru_cache(maxsize=1)
-def english_words() -> Tuple[FrozenSet[str], FrozenSet[int]]:
-    """English words: spaCy's stop words with the lemma table's lemmas, and the table's inflected forms by their
-    string ids. The table is the lookup table of spacy-lookups-data as the lemmas component reads it
-    (``lookup_table_set``, kept once per process: a process whose pipeline has read it does not read it again)."""
-    from spacy.lang.en.stop_words import STOP_WORDS
+class EnglishWords:
+    """English words: spaCy's stop words with a lemma table's lemmas, and the table's inflected forms by their
+    string ids (any container of them: the lemmas component's own table is used as it is). Compared by identity,
+    so ``judge`` keeps its answers per set of words."""
 
+    def __init__(self, lemmas: Iterable[str], forms: Container[int]) -> None:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        self.lemmas = frozenset(STOP_WORDS | {lemma.lower() for lemma in lemmas})
+        self.forms = forms
+
+    def share(self, prose_: str) -> float:
+        """The share of the words of some prose (as ``read`` gives it) that are English words (an inflected form
+        counts when the lemma table knows it)."""
+        found = WORD.findall(prose_)
+        lemmas, forms = self.lemmas, self.forms
+        return sum(1 for word in found if word in lemmas or get_string_id(word) in forms) / max(1, len(found))
+
+
+@lru_cache(maxsize=1)
+def english_words() -> EnglishWords:
+    """The English words of spacy-lookups-data's lemma table, as the lemmas component reads it
+    (``lookup_table_set``, kept once per process), for a pipeline without a lemmas component of its own."""
     from ..lemmas.component import lookup_table_set
 
     table = srsly.msgpack_loads(lookup_table_set("en").files[LEMMA_FILE])
-    return frozenset(STOP_WORDS | {lemma.lower() for lemma in table.values()}), frozenset(table)
+    return EnglishWords(table.values(), frozenset(table))
 
 
 class Prose(NamedTuple):
@@ -119,12 +135,9 @@ def read(text: str) -> Prose:
     return Prose(" ".join(kept).lower(), len(unnamed), " ".join(unnamed).lower())
 
 
-def english_share(prose_: str) -> float:
-    """The share of the words of some prose (as ``read`` gives it) that are English words (an inflected form
-    counts when the lemma table knows it)."""
-    found = WORD.findall(prose_)
-    lemmas, forms = english_words()
-    return sum(1 for word in found if word in lemmas or get_string_id(word) in forms) / max(1, len(found))
+def english_share(prose_: str, words: Optional[EnglishWords] = None) -> float:
+    """The share of the words of some prose that are English words (``words``, spacy-lookups-data's by default)."""
+    return (words or english_words()).share(prose_)
 
 
 def stop_word_share(prose_: str) -> float:
@@ -147,12 +160,15 @@ def identify(prose_: str) -> Tuple[str, float]:
 
 
 @lru_cache(maxsize=16)
-def judge(prose_: Prose, min_score: float, max_english_share: float) -> Optional[Tuple[str, float]]:
+def judge(prose_: Prose, min_score: float, max_english_share: float,
+          words: Optional[EnglishWords] = None) -> Optional[Tuple[str, float]]:
     """(language, probability) when some prose is confidently not English, else None; kept for the last few, so
     a memory of one sentence is not judged again as its sentence. Prose whose stop words alone, or whose English
     words, make up ``max_english_share`` of its words is English whatever the model reads, so the model does not
-    read it (the stop words are counted first: a set look-up per word, without the lemma table)."""
-    if stop_word_share(prose_.unnamed) >= max_english_share or english_share(prose_.unnamed) >= max_english_share:
+    read it (the stop words are counted first: a set look-up per word, without the lemma table). ``words``: the
+    English words to count (spacy-lookups-data's by default: ``english_words``)."""
+    if (stop_word_share(prose_.unnamed) >= max_english_share
+            or english_share(prose_.unnamed, words) >= max_english_share):
         return None
     language, score = identify(prose_.text)
     if language and language != "en" and score >= min_score:
@@ -161,14 +177,16 @@ def judge(prose_: Prose, min_score: float, max_english_share: float) -> Optional
 
 
 def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_share: float, min_words: int,
-                sentences: Iterable[Excerpt] = (), min_sentence_words: int = 2) -> List[LanguageFinding]:
+                sentences: Iterable[Excerpt] = (), min_sentence_words: int = 2,
+                words: Optional[EnglishWords] = None) -> List[LanguageFinding]:
     """The (side, text) pairs confidently not in English. Sides with fewer than ``min_words`` words are read
     together (as the side "source and memory") instead of alone; when even together they are that short,
     nothing is declared. When the memory is not declared whole, each of its ``sentences`` with at least
     ``min_sentence_words`` words is read alone: one sentence in another language is enough ("Alice was
     promoted. Bob wurde eingestellt." would otherwise align, word for word, to an English source). Without the
     model installed, a ``LanguageModelMissing`` at once, whether or not these texts would need it: never a pass
-    that only a foreign text would have shown to be unchecked."""
+    that only a foreign text would have shown to be unchecked. ``words``: the English words to count (the
+    pipeline's lemma table, when the caller has one; spacy-lookups-data's otherwise)."""
     model_path()
     readings = _distinct([(side, read(text)) for side, text in texts])
     chosen = [(side, prose_) for side, prose_ in readings if prose_.words >= min_words]
@@ -177,12 +195,12 @@ def not_english(texts: List[Tuple[str, str]], min_score: float, max_english_shar
             " ".join(p.text for _, p in readings), sum(p.words for _, p in readings),
             " ".join(p.unnamed for _, p in readings))))
     found = [LanguageFinding(side, *judged) for side, prose_ in chosen
-             if (judged := judge(prose_, min_score, max_english_share))]
+             if (judged := judge(prose_, min_score, max_english_share, words))]
     if any(finding.side == "memory" for finding in found):
         return found
     for sentence in sentences:
         prose_ = read(sentence.text)
-        judged = judge(prose_, min_score, max_english_share) if prose_.words >= min_sentence_words else None
+        judged = judge(prose_, min_score, max_english_share, words) if prose_.words >= min_sentence_words else None
         if judged:
             return found + [LanguageFinding("memory", *judged, sentence=sentence)]
     return found

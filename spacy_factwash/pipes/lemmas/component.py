@@ -16,7 +16,7 @@ folder, verified, and never reads spacy-lookups-data again.
 import functools
 import json
 from importlib.metadata import version
-from typing import Callable, Dict, Mapping, Optional
+from typing import Callable, Dict, Iterable, Mapping, Optional
 
 import numpy
 import srsly
@@ -71,6 +71,12 @@ class LookupLemmas(LexiconPipe):
         """Orth id of a word -> id of its lookup lemma (the table read first when it was not)."""
         self.sets
         return self._lemma_ids
+
+    @property
+    def lemmas(self) -> Iterable[str]:
+        """Every lemma the table names, once each (the table read first when it was not)."""
+        self.sets
+        return self._lemma_text.values()
 
     def lemma_of(self, text: str) -> str:
         """The lookup lemma of a word, lower-cased first ("Passwords" -> "password"), else the word."""

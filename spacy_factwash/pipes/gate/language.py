@@ -135,15 +135,10 @@ def read(text: str) -> Prose:
     return Prose(" ".join(kept).lower(), len(unnamed), " ".join(unnamed).lower())
 
 
-def english_share(prose_: str, words: Optional[EnglishWords] = None) -> float:
-    """The share of the words of some prose that are English words (``words``, spacy-lookups-data's by default)."""
-    return (words or english_words()).share(prose_)
-
-
 def stop_word_share(prose_: str) -> float:
-    """The share of the words of some prose that are spaCy's English stop words: at most ``english_share`` (every
-    stop word is an English word), read without the lemma table (a set look-up per word, no call: it runs on every
-    text the check reads)."""
+    """The share of the words of some prose that are spaCy's English stop words: at most ``EnglishWords.share``
+    (every stop word is an English word), read without the lemma table (a set look-up per word, no call: it runs on
+    every text the check reads)."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     found = WORD.findall(prose_)
@@ -168,7 +163,7 @@ def judge(prose_: Prose, min_score: float, max_english_share: float,
     read it (the stop words are counted first: a set look-up per word, without the lemma table). ``words``: the
     English words to count (spacy-lookups-data's by default: ``english_words``)."""
     if (stop_word_share(prose_.unnamed) >= max_english_share
-            or english_share(prose_.unnamed, words) >= max_english_share):
+            or (words or english_words()).share(prose_.unnamed) >= max_english_share):
         return None
     language, score = identify(prose_.text)
     if language and language != "en" and score >= min_score:

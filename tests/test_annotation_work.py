@@ -2,6 +2,7 @@
 grows linearly with the corpus and with the document, no clause is segmented until a scope is read, and a Doc is
 joined into its text only when it could need a shadow."""
 
+import re
 from functools import lru_cache
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from properties import properties
-from spacy_factwash.syntax.normalise import normalise, plain
+from spacy_factwash.syntax.normalise import SHOUTED, normalise, plain
 
 CLAUSES = "syntax/clauses.py"
 
@@ -54,6 +55,24 @@ def test_a_doc_read_as_plain_needs_no_shadow(text):
     cues = nlp.get_pipe("factwash_cues")
     if plain(nlp.make_doc(text), cues.case_forms):
         assert normalise(text, cues.case_forms) is None
+
+
+# the shouted-word pattern as first written: each form behind its own look-behind
+SHOUTED_AS_WRITTEN = re.compile(r"(?<![\w'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![\w'’])|(?<![\w'’])[A-Z]+['’][A-Z]+(?![\w'’])")
+
+
+@given(st.text(alphabet="ABNOTaot19_'’ .-\u00e9\u00c9\u03a3\u0301\u00a0\u200b", max_size=40))
+@properties(500)
+def test_the_shouted_word_pattern_finds_what_it_found_as_first_written(text):
+    # the one-pass pattern (a word boundary, then either form) finds the same words, at the same places, as the two
+    # forms each behind its own look-behind: capitals, digits, "_", both apostrophes, letters outside ASCII (a word
+    # character [A-Z] does not take) and a combining mark (no word character)
+    assert [m.span() for m in SHOUTED.finditer(text)] == [m.span() for m in SHOUTED_AS_WRITTEN.finditer(text)]
+
+
+def test_the_shouted_word_pattern_reads_the_forms_it_names():
+    found = [m.group() for m in SHOUTED.finditer("NOT O'NEIL DON'T HIV-1 xNOT NOT_ A'B'C É NOTÉ 'NO NO’T")]
+    assert found == ["NOT", "O'NEIL", "DON'T", "HIV", "NO’T"]
 
 
 WORDS = ["NOT", "not", "HIV", "NF", "kappaB", "MAY", "May", "SAID", "said", "DON", "T", "'", "’", "N'T", "IL-2",

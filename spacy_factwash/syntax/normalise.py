@@ -34,7 +34,12 @@ from .textmap import Edit, Shadow, applied, compose
 
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
 STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
-SHOUTED = re.compile(r"(?<![\w'’])[A-Z]{2,}(?:['’][A-Z]+)?(?![\w'’])|(?<![\w'’])[A-Z]+['’][A-Z]+(?![\w'’])")
+# A shouted word: two capitals or more (with an apostrophe and capitals after them: "DON'T"), or one capital, an
+# apostrophe and capitals ("O'NEIL"), standing alone: no word character or apostrophe on either side. Written with
+# ``\b`` for "no word character before" (the word starts with one) and the two forms behind one boundary test: the
+# same words as the two forms each behind its own look-behind, read in one pass at about twice the speed
+# (tests/test_annotation_work.py).
+SHOUTED = re.compile(r"\b(?<!['’])(?:[A-Z]{2,}(?:['’][A-Z]+)?|[A-Z]['’][A-Z]+)(?![\w'’])")
 APOSTROPHES = ("'", "’")
 
 
@@ -124,7 +129,7 @@ def normalise(text: str, forms: CaseForms) -> Optional[Shadow]:
     folded = None if seen.isascii() else _fold_characters(seen)
     shadow = person if folded is None else compose(folded, person)
     current = seen if folded is None else folded.text
-    cased = current if SHOUTED.search(current) is None else _fold_case(current, forms)
+    cased = _fold_case(current, forms)  # the text itself when it holds no shouted word to fold
     if shadow is None:
         return None if cased == text else Shadow(cased, ((0, 0, len(text), True),))
     return Shadow(cased, shadow.pieces, shadow.notes)

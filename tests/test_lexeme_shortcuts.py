@@ -1,5 +1,5 @@
-"""The cue component's shortcuts from facts kept per token text: one look-up per token tells whether a Doc is plain
-and which of the matcher's passes can find something in it. A shortcut must never change what is found: the
+"""The cue component's shortcuts from facts kept per token text: one pass over a Doc's tokens tells whether it is
+plain and which of the matcher's passes can find something in it. A shortcut must never change what is found: the
 matches with the passes a Doc's lexemes name are the matches of every pass, and ``plain`` reads the same with the
 matcher's facts kept beside the marks as without them, on hostile text too (odd casing, unicode, whitespace
 tokens, very long tokens, empty Docs)."""
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from properties import properties
 from spacy_factwash.lexicon.matcher import LOWER_PASS, SHAPE_PASS
 from spacy_factwash.syntax.normalise import passes_needed
-from spacy_factwash.syntax.normalise import case_forms, plain, reading, token_row
+from spacy_factwash.syntax.normalise import case_forms, doc_facts, plain, reading
 
 WORDS = ["not", "NOT", "Not", "may", "May", "MAY", "said", "SAID", "no", "No", "NO", "3", "2019", "12:30", "1999-05-01",
          "per", "Per", "week", "weeks", "Monday", "MONDAY", "Were", "were", "Should", "if", "IF", "whether", "since",
@@ -45,11 +45,10 @@ def test_the_passes_a_docs_lexemes_name_find_what_every_pass_finds(text):
     nlp = cue_pipeline()
     cues = nlp.get_pipe("factwash_cues")
     doc = nlp(text)
-    row = token_row(doc, cues.case_forms)
-    read, _ = reading(doc, cues.case_forms, cues.tokenizer, row)
-    assert len(row) == len(doc)
+    facts = doc_facts(doc, cues.case_forms)
+    read, _ = reading(doc, cues.case_forms, cues.tokenizer, facts)
     if read is doc:
-        assert sorted(cues.matcher(doc, passes_needed(row))) == sorted(cues.matcher(doc))
+        assert sorted(cues.matcher(doc, passes_needed(facts))) == sorted(cues.matcher(doc))
 
 
 @given(texts)
@@ -59,7 +58,7 @@ def test_plain_reads_the_same_with_the_matchers_facts_kept_beside_the_marks(text
     cues = nlp.get_pipe("factwash_cues")
     alone = case_forms(cues.lexicons.entries, cues.tokenizer)
     doc = nlp.make_doc(text)
-    assert plain(doc, cues.case_forms, token_row(doc, cues.case_forms)) == plain(doc, alone) == plain(
+    assert plain(doc, cues.case_forms, doc_facts(doc, cues.case_forms)) == plain(doc, alone) == plain(
         doc, cues.case_forms)
 
 
@@ -69,7 +68,7 @@ def test_a_doc_with_no_word_an_entry_needs_runs_no_pass_and_one_with_a_cue_runs_
     for text, needs in [("The cells grew in culture.", 0), ("The cells might grow.", LOWER_PASS),
                         ("In 2019 the cells grew.", SHAPE_PASS), ("In 2019 the cells might grow.", LOWER_PASS | SHAPE_PASS)]:
         doc = nlp(text)
-        assert passes_needed(token_row(doc, cues.case_forms)) == needs, text
+        assert passes_needed(doc_facts(doc, cues.case_forms)) == needs, text
     for text, cue in [("The cells might grow.", "might"), ("In 2019 the cells grew.", "In 2019")]:
         doc = nlp(text)
         assert [span.text for span in doc.spans["factwash_cues"]] == [cue]

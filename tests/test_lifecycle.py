@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from spacy_factwash.lexicon.frozen import LexiconError, freeze, load_lexicons, p
 from spacy_factwash.pipes.cues.component import CueComponent
 
 ROOT = Path(__file__).resolve().parent.parent
+EXTENSION_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")  # a compiled module's file ending (".cpython-311-...so")
 TEXTS = [
     "The plan looks iffy, Alice said.",
     "Sources say the deal might close, allegedly, if the board agrees by Monday.",
@@ -370,18 +372,20 @@ SAVED = {
 
 @pytest.fixture(scope="module")
 def package_without_data(tmp_path_factory):
-    """The installed package's Python files, copied to a folder of their own without any of its data (no lexicons,
-    tables, config or parse pipeline, beside or inside it): a process importing the package from there can read
-    nothing but what a pipeline carries."""
+    """The installed package's code (its Python files and compiled modules), copied to a folder of its own without
+    any of its data (no lexicons, tables, config or parse pipeline, beside or inside it): a process importing the
+    package from there can read nothing but what a pipeline carries."""
     package = Path(spacy_factwash.__file__).resolve().parent
     site = tmp_path_factory.mktemp("site")
 
+    def code(name: str) -> bool:
+        return name.endswith((".py", EXTENSION_SUFFIX))
+
     def data(folder, names):
-        return [name for name in names if name == "__pycache__" or (Path(folder, name).is_file()
-                                                                     and not name.endswith(".py"))]
+        return [name for name in names if name == "__pycache__" or (Path(folder, name).is_file() and not code(name))]
 
     shutil.copytree(package, site / "spacy_factwash", ignore=data)
-    assert not any(path.suffix != ".py" for path in (site / "spacy_factwash").rglob("*") if path.is_file())
+    assert not any(not code(path.name) for path in (site / "spacy_factwash").rglob("*") if path.is_file())
     return site
 
 

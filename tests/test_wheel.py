@@ -23,6 +23,8 @@ PYPROJECT = pytest.importorskip("tomllib").loads((ROOT / "pyproject.toml").read_
 VERSION = PYPROJECT["project"]["version"]
 DIST = ROOT / "dist"
 DIST_INFO = f"spacy_factwash-{VERSION}.dist-info"
+# the wheel of this interpreter: the package's compiled passes make it one Python's and one platform's
+WHEEL = f"spacy_factwash-{VERSION}-cp{sys.version_info[0]}{sys.version_info[1]}-*.whl"
 # the folders the wheel maps from the repository's top level (pyproject's package-dir)
 DATA = {"lexicons": "spacy_factwash/data/lexicons", "pipelines": "spacy_factwash/data/pipelines"}
 
@@ -40,7 +42,7 @@ def built(pattern: str) -> Path:
 
 @pytest.fixture(scope="module")
 def wheel_files():
-    with zipfile.ZipFile(built(f"spacy_factwash-{VERSION}-py3-none-any.whl")) as wheel:
+    with zipfile.ZipFile(built(WHEEL)) as wheel:
         return set(wheel.namelist())
 
 
@@ -62,6 +64,9 @@ def test_the_wheel_holds_the_package_and_nothing_of_the_checkouts_tooling(wheel_
     assert not missing, f"package folders the wheel leaves out: {missing}"
     modules = [p.relative_to(ROOT).as_posix() for p in (ROOT / "spacy_factwash").rglob("*.py")]
     assert not sorted(set(modules) - wheel_files)
+    compiled = {p.relative_to(ROOT).with_suffix("").as_posix() for p in (ROOT / "spacy_factwash").rglob("*.pyx")}
+    built_modules = {name.split(".", 1)[0] for name in wheel_files if name.endswith(".so") or name.endswith(".pyd")}
+    assert compiled and compiled == built_modules, (compiled, built_modules)
 
 
 def test_the_wheel_holds_the_data_lexicons_pipelines_and_tables(wheel_files):
@@ -75,7 +80,7 @@ def test_the_wheel_holds_the_data_lexicons_pipelines_and_tables(wheel_files):
 
 
 def test_the_licences_are_in_the_wheels_metadata(wheel_files):
-    with zipfile.ZipFile(built(f"spacy_factwash-{VERSION}-py3-none-any.whl")) as wheel:
+    with zipfile.ZipFile(built(WHEEL)) as wheel:
         metadata = HeaderParser().parsestr(wheel.read(f"{DIST_INFO}/METADATA").decode("utf8"))
         licences = {name: wheel.read(f"{DIST_INFO}/licenses/{name}") for name in PYPROJECT["project"]["license-files"]}
     assert metadata["License-Expression"] == "MIT AND CC-BY-SA-4.0"
@@ -91,6 +96,8 @@ def test_the_sdist_holds_the_licence_and_builds_the_same_package():
     prefix = f"spacy_factwash-{VERSION}"
     assert {f"{prefix}/{name}" for name in ("LICENSE", "README.md", "pyproject.toml", "setup.cfg")} <= names
     assert f"{prefix}/pipelines/ewt_parser/LICENSE" in names and f"{prefix}/lexicons/manifest.json" in names
+    sources = {f"{prefix}/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "spacy_factwash").rglob("*.pyx")}
+    assert sources and sources <= names and f"{prefix}/setup.py" in names  # the compiled passes build from it
 
 
 def test_the_changelog_has_a_section_for_this_version_and_every_section_is_versioned():
@@ -110,7 +117,7 @@ def test_every_install_command_in_the_docs_works_from_a_checkout_or_says_it_wait
     found = 0
     for page in pages:
         for paragraph in page.read_text(encoding="utf8").split("\n\n"):
-            for target in re.findall(r"pip install (\S+)", paragraph):
+            for target in re.findall(r"pip install (?:-e )?(\S+)", paragraph):
                 found += 1
                 target = target.lstrip("`(").rstrip("`);:,.") or "."
                 local = re.fullmatch(r'\.|"\.\[([\w,]+)\]"', target)

@@ -13,7 +13,8 @@ The cue component matches on the shadow and writes its spans on the original tok
 :meth:`Shadow.original`, so every offset stays in the original text.
 
 A text that needs none of this (the common case) costs one ``isascii`` test and two regular-expression scans; a
-Doc whose tokens show it needs none of it is not even joined into its text (``plain``).
+Doc whose tokens show it needs none of it is not even joined into its text (``plain``: one pass over its tokens
+in C, ``facts.py``).
 """
 
 import re
@@ -21,15 +22,16 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from spacy.attrs import IDX, ORTH
+from spacy.attrs import IDX
 from spacy.tokens import Doc, Span
 
 from ..lexicon.entries import Entry
 from ..lexicon.matcher import LOWER_PASS, SHAPE_PASS, AnchoredMatcher, Found
 from ..lexicon.phrases import PhraseWords
+from .facts import TokenFacts
 from .reading import ASCII_MARKS, read
 from .sentences import sentences, set_sentence_starts
-from .text import Beside, doc_text
+from .text import doc_text
 from .textmap import Edit, Shadow, applied, compose
 
 NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
@@ -49,11 +51,14 @@ class CaseForms:
 
     words: FrozenSet[str]
     capitalised: Dict[str, str]
-    # what each token text seen so far holds (``look``), by its hash, for ``plain``
-    seen: Dict[int, int] = field(default_factory=dict, compare=False, repr=False)
-    # further facts a caller wants of each token text (a number below 32), kept beside its marks in ``seen``,
-    # shifted past them (``MARK_BITS``), and read in the same pass (``token_row``)
+    # further facts a caller wants of each token text (a number below 32), kept beside its marks in ``facts``,
+    # shifted past them (``MARK_BITS``), and read in the same pass (``doc_facts``)
     more: Optional[Callable[[str], int]] = field(default=None, compare=False, repr=False)
+    # what each token text met so far holds (``look``), kept by its orth id, for ``plain`` (``doc_facts``)
+    facts: TokenFacts = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "facts", TokenFacts(self.look))
 
     def fold(self, word: str) -> Optional[str]:
         """The form a shouted word is matched in, or None when the lexicon does not know it (an acronym)."""
@@ -74,7 +79,7 @@ class CaseForms:
         return NEEDS * needs + CAPITAL * (text.lower() != text) + APOSTROPHE * ("'" in text)
 
     def look(self, text: str) -> int:
-        """What ``seen`` keeps of one token text: its ``marks``, and the facts ``more`` tells past them."""
+        """What ``facts`` keeps of one token text: its ``marks``, and the facts ``more`` tells past them."""
         return self.marks(text) if self.more is None else self.marks(text) | self.more(text) << MARK_BITS
 
 
@@ -185,118 +190,61 @@ def carry(doc: Doc, shadow: Shadow, span: Span) -> Span:
     return doc.char_span(start, end, label=span.label, alignment_mode="expand")
 
 
-SEEN_LIMIT = 200_000  # token texts kept by ``CaseForms.seen`` (and ``_HASHES``) before it starts again
 NEEDS, CAPITAL, APOSTROPHE = 4, 2, 1  # what ``CaseForms.marks`` says of a token text, as bits
-MARK_BITS = 3  # the bits they take; ``CaseForms.more`` facts are kept past them
-MARKS_ONLY = bytes(value & (1 << MARK_BITS) - 1 for value in range(256))  # a ``bytes.translate`` table
-# over a Doc's marks as bytes, one per token: a token that needs a shadow; a capital before a capital or apostrophe
-TOKEN_NEEDS = re.compile(b"[\x04-\x07]")
-CAPITAL_BEFORE_CAPITAL = re.compile(b"[\x02\x03](?=[\x01-\x03])")
-_ORTHS = Beside()
-_HASHES: Dict[int, int] = {}  # whether each token text seen so far holds a "#", by its hash (the same in any vocab)
+MARK_BITS = 3  # the bits they take; ``CaseForms.more`` facts are kept past them (five bits: below 32)
+JOINED = 1 << (MARK_BITS + 5)  # in ``doc_facts``: a capital joined, with no space, to a capital or an apostrophe
 
 
-def doc_orths(doc: Doc, keep: bool = False) -> List[int]:
-    """A Doc's token orth ids: those a component before kept for it (``keep``: the lemmas component keeps them
-    for the cues and the strength words after it, one ``Doc.to_array`` per Doc in ``load()``'s pipeline), else
-    read now (and kept, with ``keep``; ``text.Beside`` keeps them for the most recent Docs only)."""
-    orths = _ORTHS.get(doc)
-    if orths is None:
-        orths = doc.to_array(ORTH).tolist()
-        if keep:
-            _ORTHS.keep(doc, orths)
-    return orths
+def doc_facts(doc: Doc, forms: CaseForms) -> int:
+    """What a Doc's token texts hold for ``forms`` (``CaseForms.look``: their marks, and the ``more`` facts past
+    them), or-ed over the Doc, with ``JOINED`` when a token with a capital is followed, with no space between them,
+    by one that holds a capital or an apostrophe (where a shouted word could run across tokens). One pass over the
+    tokens in C (``facts.TokenFacts``); each token text is looked at once per ``forms``."""
+    return forms.facts.over(doc, CAPITAL, CAPITAL | APOSTROPHE, JOINED)
+
+
+def plain(doc: Doc, forms: CaseForms, facts: Optional[int] = None) -> bool:
+    """Whether a Doc surely reads as it is written, decided from its tokens without joining its text: no token
+    that needs a shadow alone (``CaseForms.marks``: a character that is not ASCII, a control or markup character,
+    a shouted word the lexicon knows), and no capital at the end of a token joined without a space to one that
+    holds a capital or an apostrophe (``JOINED``). A shouted word found inside one token is found in the whole text
+    too, so this never says plain where ``normalise`` would change the text. ``facts``: the Doc's ``doc_facts``,
+    when the caller read them."""
+    return not (doc_facts(doc, forms) if facts is None else facts) & (NEEDS | JOINED)
+
+
+def passes_needed(facts: int) -> int:
+    """The matcher passes a Doc's ``doc_facts`` name (its tokens' ``text_facts``, kept past the marks), as
+    ``AnchoredMatcher``'s ``needs``."""
+    return facts >> MARK_BITS & (LOWER_PASS | SHAPE_PASS)
+
+
+_HASHES = TokenFacts(lambda text: int("#" in text))  # whether a token text holds a "#" (the same in any vocab)
 
 
 def may_hold_hash(doc: Doc) -> bool:
     """Whether a Doc's text may hold a "#" (one of its token texts holds one: whitespace never does), as a markdown
-    heading needs, told from its tokens (``doc_orths``; each token text looked at once, kept by its hash in
-    ``_HASHES``) without joining its text."""
-    return any(_per_token_text(doc, _HASHES, _holds_hash))
-
-
-def _holds_hash(text: str) -> int:
-    """Whether a token text holds a "#" (1 or 0)."""
-    return int("#" in text)
-
-
-def _per_token_text(doc: Doc, known: Dict[int, int], look: Callable[[str], int],
-                    orths: Optional[List[int]] = None) -> bytes:
-    """What ``look`` says of each token text of a Doc (a number below 256), one byte per token: each text looked at
-    once while ``known`` keeps what was said by its hash (started again past ``SEEN_LIMIT`` texts). ``orths`` are
-    the Doc's token orth ids when the caller read them (else ``doc_orths``). A Doc of texts seen before costs one
-    look-up per token, made in C."""
-    if orths is None:
-        orths = doc_orths(doc)
-    try:
-        return bytes(map(known.__getitem__, orths))
-    except KeyError:  # a token text not seen yet
-        pass
-    if len(known) >= SEEN_LIMIT:
-        known.clear()
-    strings = doc.vocab.strings
-    for orth in orths:
-        if orth not in known:
-            known[orth] = look(strings[orth])
-    return bytes(map(known.__getitem__, orths))
-
-
-def token_row(doc: Doc, forms: CaseForms, orths: Optional[List[int]] = None) -> bytes:
-    """What ``forms`` keeps of each token text of a Doc (``CaseForms.look``: its marks, and the ``more`` facts past
-    them), one byte per token, for ``plain`` and the caller's own facts in one pass; ``orths``: the Doc's token orth
-    ids, when the caller read them (``doc_orths``)."""
-    return _per_token_text(doc, forms.seen, forms.look, orths)
-
-
-def plain(doc: Doc, forms: CaseForms, row: Optional[bytes] = None) -> bool:
-    """Whether a Doc surely reads as it is written, decided from its tokens without joining its text: no token
-    that needs a shadow alone (``CaseForms.marks``: a character that is not ASCII, a control or markup character,
-    a shouted word the lexicon knows), and no capital at the end of a token joined without a space to one that
-    holds a capital or an apostrophe (where a shouted word could run across tokens). Each token text is looked
-    at once per ``forms`` (kept by its hash in ``forms.seen``); a shouted word found inside one token is found in
-    the whole text too, so this never says plain where ``normalise`` would change the text. ``row``: the Doc's
-    ``token_row``, when the caller read it."""
-    if not len(doc):
-        return True
-    if row is None:
-        row = token_row(doc, forms)
-    if forms.more is not None:
-        row = row.translate(MARKS_ONLY)
-    if TOKEN_NEEDS.search(row) is not None:
-        return False
-    return not any(not doc[joined.start()].whitespace_ for joined in CAPITAL_BEFORE_CAPITAL.finditer(row))
-
-
-# over a Doc's ``token_row`` with an ``AnchoredMatcher``'s ``text_facts`` kept past the marks: a token the matcher's
-# LOWER pass needs, one its SHAPE pass needs
-LOWER_NEEDED, SHAPE_NEEDED = (re.compile(b"[" + b"".join(re.escape(bytes([value])) for value in range(256)
-                                                        if value >> MARK_BITS & bit) + b"]")
-                              for bit in (LOWER_PASS, SHAPE_PASS))
-
-
-def passes_needed(row: bytes) -> int:
-    """The matcher passes a Doc's ``token_row`` names (its tokens' ``text_facts``, or-ed), as ``AnchoredMatcher``'s
-    ``needs``."""
-    return LOWER_PASS * (LOWER_NEEDED.search(row) is not None) + SHAPE_PASS * (SHAPE_NEEDED.search(row) is not None)
+    heading needs, told from its tokens (each token text looked at once) without joining its text."""
+    return _HASHES.over(doc) != 0
 
 
 def matched_reading(doc: Doc, forms: CaseForms, tokenizer, matcher: AnchoredMatcher
                     ) -> Tuple[Doc, Optional[Shadow], List[Found]]:
     """The Doc a lexicon is matched on (``reading``), its shadow, and ``matcher``'s raw matches on it. When ``forms``
     keep the matcher's ``text_facts`` beside each token text's marks (``case_forms(..., matcher.text_facts)``), one
-    look-up per token (``token_row``) tells both whether the Doc is plain and, when it is, which of the matcher's
+    pass over the tokens (``doc_facts``) tells both whether the Doc is plain and, when it is, which of the matcher's
     passes can find something in it (none, in a Doc with no word any entry needs)."""
-    row = token_row(doc, forms)
-    read, shadow = reading(doc, forms, tokenizer, row)
-    needs = passes_needed(row) if read is doc and forms.more == matcher.text_facts else None
+    facts = doc_facts(doc, forms)
+    read, shadow = reading(doc, forms, tokenizer, facts)
+    needs = passes_needed(facts) if read is doc and forms.more == matcher.text_facts else None
     return read, shadow, matcher(read, needs)
 
 
-def reading(doc: Doc, forms: CaseForms, tokenizer, row: Optional[bytes] = None) -> Tuple[Doc, Optional[Shadow]]:
+def reading(doc: Doc, forms: CaseForms, tokenizer, facts: Optional[int] = None) -> Tuple[Doc, Optional[Shadow]]:
     """The Doc a lexicon is matched on (its shadow, when the text needs one) and the shadow that maps matches
     back (None when the Doc is read as it is; a plain Doc is not joined into its text to tell: ``plain``, given
-    the Doc's ``token_row`` when the caller read it)."""
-    if plain(doc, forms, row):
+    the Doc's ``doc_facts`` when the caller read them)."""
+    if plain(doc, forms, facts):
         return doc, None
     shadow = normalise(doc_text(doc), forms)
     return (doc, None) if shadow is None else (shadow_doc(doc, shadow, tokenizer), shadow)

@@ -1,10 +1,10 @@
-"""factwash_lemmas: spaCy's lookup lemmas (spacy-lookups-data) set as one array per Doc.
+"""factwash_lemmas: spaCy's lookup lemmas (spacy-lookups-data) set in one pass over each Doc's tokens.
 
 It gives exactly what ``nlp.add_pipe("lemmatizer", config={"mode": "lookup"})``
 gives (the lookup table's lemma for a token's text, else the text itself) but
-maps orth ids to lemma ids with one dict look-up per token and writes them
-with ``Doc.from_array``, instead of creating a Token object and a Python
-string per token.
+maps orth ids to lemma ids in a table of its own and writes them onto the
+tokens in a loop in C (``table.pyx``), instead of creating a Token object and a
+Python string per token.
 
 It lives as spaCy's Lemmatizer does (``pipes/base.py``): built empty, its
 table read from spacy-lookups-data by ``initialize`` (or at its first
@@ -18,7 +18,6 @@ import json
 from importlib.metadata import version
 from typing import Callable, Dict, Iterable, Mapping, Optional
 
-import numpy
 import srsly
 from spacy.attrs import LEMMA
 from spacy.language import Language
@@ -30,11 +29,10 @@ from spacy.util import load_language_data, registry
 
 from ...lexicon.frozen import LexiconSet, sha256
 from ...lexicon.sets import LEMMA_FILE, LEMMAS
-from ...syntax.normalise import doc_orths
 from ..base import LexiconPipe
+from .table import LemmaTable
 
 TABLE = "lemma_lookup"
-LEMMA_COLUMN = [LEMMA]  # the one attribute ``Doc.from_array`` writes, given a one-dimensional array
 
 
 class LookupLemmas(LexiconPipe):
@@ -65,6 +63,7 @@ class LookupLemmas(LexiconPipe):
         ids = {lemma: strings.add(lemma) for lemma in dict.fromkeys(table.values())}
         self._lemma_ids: Dict[int, int] = {orth: ids[lemma] for orth, lemma in table.items()}
         self._lemma_text: Dict[int, str] = {lemma_id: lemma for lemma, lemma_id in ids.items()}
+        self._table = LemmaTable(self._lemma_ids)
 
     @property
     def lemma_ids(self) -> Dict[int, int]:
@@ -85,20 +84,13 @@ class LookupLemmas(LexiconPipe):
         return self._lemma_text[lemma] if lemma is not None else lower
 
     def __call__(self, doc: Doc) -> Doc:
-        """Write every token's lemma in one array operation; lemmas already set stay unless ``overwrite``."""
-        get = self.lemma_ids.get  # the table read here at the first document, empty or not, when it was not
-        if not len(doc):
-            return doc
-        orths = doc_orths(doc, keep=True)  # read once per Doc for the lemmas, the cues and the strength words
-        lemmas = list(map(get, orths, orths))  # one look-up per token, in C: a word the table lacks is its own lemma
-        if not self.overwrite and doc.has_annotation("LEMMA"):
-            lemmas = [old or new for old, new in zip(doc.to_array(LEMMA).tolist(), lemmas)]
-        if doc.vocab is not self.vocab:
-            for lemma in set(lemmas) & self._lemma_text.keys():
+        """Write every token's lemma in one pass over its tokens; lemmas already set stay unless ``overwrite``."""
+        self.lemma_ids  # the table read here at the first document, empty or not, when it was not
+        self._table.write(doc, self.overwrite)
+        if doc.vocab is not self.vocab:  # the lemmas' strings, which this pipeline's vocab holds, into the Doc's
+            for lemma in set(doc.to_array(LEMMA).tolist()) & self._lemma_text.keys():
                 doc.vocab.strings.add(self._lemma_text[lemma])
-        doc.from_array(LEMMA_COLUMN, numpy.asarray(lemmas, dtype=numpy.uint64))
         return doc
-
 
 def lookup_table(lang: str) -> Dict[int, str]:
     """The lookup lemma table of spacy-lookups-data for ``lang`` as a dict, orth id -> lemma, in the table's order:

@@ -1,6 +1,7 @@
 """The first document's cost: reading a lexicon walks no entry for lone surrogates when its JSON holds none,
 compiling the lexicons tokenizes each distinct phrase once and makes no other Doc, and the matchers it builds from
-phrase words hold what they held when built from Docs."""
+phrase words hold what they held when built from Docs; and it leaves the tokenizer's cache to the text a pipeline
+reads."""
 
 from factwash_dev.evaluation.work import counted
 from spacy.tokens import Doc
@@ -31,6 +32,20 @@ def test_the_first_doc_makes_one_doc_per_distinct_phrase_of_each_lexicon_and_no_
     phrases = [distinct_phrases(cues.lexicons.entries), distinct_phrases(strength.lexicons.entries),
                distinct_phrases(compare.words.words.entries)]
     assert min(phrases) > 0 and made == 1 + sum(phrases)
+
+
+def test_compiling_the_lexicons_leaves_the_tokenizers_cache_to_the_text_read_after():
+    """Counted, not timed: spaCy's tokenizer caches at most ``max_cache_size`` chunks, and compiling the lexicons
+    (about 4,000 chunks in the gate's word lists alone) takes none of them, so the words of a text read after the
+    compile stay cached: read again, none is split afresh (``Tokenizer._tokenize`` runs once per chunk it does
+    not find in its cache)."""
+    nlp = spacy_factwash.load()
+    nlp.tokenizer.max_cache_size = 50
+    nlp("")  # every lexicon compiled here
+    assert nlp.tokenizer.max_cache_size == 50  # given back as it was
+    text = " ".join(f"w{n}x" for n in range(40))
+    assert counted(lambda: nlp.tokenizer(text), within="spacy/tokenizer.pyx", named="_tokenize") == 40
+    assert counted(lambda: nlp.tokenizer(text), within="spacy/tokenizer.pyx", named="_tokenize") == 0
 
 
 def test_counting_docs_sees_the_docs_a_tokenizer_makes():

@@ -7,9 +7,33 @@ word lists name one word under several kinds, and the shouted-text forms, ``synt
 same phrases again) and keeps the answer, instead of a Doc per phrase per reader. The tokenizer is called as before,
 so the lexemes it makes and its own splitting rules are the same; one ``PhraseWords`` serves one compile, so a rule
 added to the tokenizer afterwards is read at the next.
+
+A phrase is tokenized without a place in the tokenizer's cache (``uncached``): spaCy's tokenizer keeps at most
+``max_cache_size`` (10,000) chunks, and the gate's word lists alone spell about 3,900, so a pipeline that compiled
+them left its tokenizer room for fewer than two thirds of the words of the text it then read.
 """
 
+import threading
 from typing import Dict, Tuple
+
+from spacy.tokens import Doc
+
+_UNCACHED = threading.Lock()
+
+
+def uncached(tokenizer, text: str) -> Doc:
+    """``tokenizer(text)``, the same tokens, with nothing added to the tokenizer's cache (spaCy's ``Tokenizer``:
+    its ``max_cache_size`` set to 0 for the call, under a lock, so calls from several threads each give it back
+    as it was); a tokenizer without a cache size is called as it is."""
+    if not hasattr(tokenizer, "max_cache_size"):
+        return tokenizer(text)
+    with _UNCACHED:
+        size = tokenizer.max_cache_size
+        tokenizer.max_cache_size = 0
+        try:
+            return tokenizer(text)
+        finally:
+            tokenizer.max_cache_size = size
 
 
 class PhraseWords:
@@ -28,5 +52,5 @@ class PhraseWords:
         """The LOWER texts of the tokens ``tokenizer(phrase)`` holds."""
         words = self._split.get(phrase)
         if words is None:
-            words = self._split[phrase] = tuple(token.lower_ for token in self.tokenizer(phrase))
+            words = self._split[phrase] = tuple(token.lower_ for token in uncached(self.tokenizer, phrase))
         return words

@@ -8,6 +8,7 @@ from setuptools import Extension, setup
 # each a loop over a Doc's tokens in C (spaCy's Doc struct, cimported): what the components would otherwise do a
 # Python call per token for
 COMPILED = {
+    "spacy_factwash.lexicon.passes": "spacy_factwash/lexicon/passes.pyx",
     "spacy_factwash.syntax.facts": "spacy_factwash/syntax/facts.pyx",
     "spacy_factwash.pipes.lemmas.table": "spacy_factwash/pipes/lemmas/table.pyx",
 }

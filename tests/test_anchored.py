@@ -104,3 +104,45 @@ def test_a_participle_opening_a_sentence_is_a_phrase_checked_on_its_hit():
     doc = Doc(NLP.vocab, words=["Activated", "cells", ".", "Induced", "and", "activated"],
               sent_starts=[True, False, False, True, False, False])
     assert sorted((s, e) for _, s, e in anchored(doc)) == [(0, 1), (3, 4)]
+
+
+WORDS = ["may", "May", "MAY", "no", "2019", "12", "x", "."]  # few, so that random patterns often match
+REGEXES = [r"^\d+$", r"^[A-Z]", r"ay$", r"^(19|20)\d\d$"]
+constraints = st.one_of(
+    st.tuples(st.sampled_from(["LOWER", "ORTH", "TEXT", "NORM"]), st.sampled_from(WORDS)),
+    st.tuples(st.sampled_from(["LOWER", "ORTH"]), st.tuples(st.sampled_from(["IN", "NOT_IN"]), st.lists(
+        st.sampled_from(WORDS), min_size=1, max_size=3)).map(lambda how: {how[0]: how[1]})),
+    st.tuples(st.just("SHAPE"), st.sampled_from(["dddd", "dd", "Xxxxx", "xxx", "d"])),
+    st.tuples(st.sampled_from(["IS_ALPHA", "LIKE_NUM", "IS_DIGIT", "IS_TITLE", "IS_SENT_START", "IS_PUNCT"]),
+              st.booleans()),
+    st.tuples(st.sampled_from(["TEXT", "LOWER"]), st.sampled_from(REGEXES).map(lambda r: {"REGEX": r})),
+)
+token_specs = st.tuples(st.lists(constraints, max_size=2), st.sampled_from([None, None, "?"])).map(
+    lambda parts: {**dict(parts[0]), **({"OP": parts[1]} if parts[1] else {})})
+
+
+@properties(300)
+@given(st.lists(token_specs, min_size=1, max_size=4),
+       st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from([True, False, None])), min_size=1, max_size=9))
+def test_a_pattern_checked_in_place_matches_where_spacys_matcher_matches_it(pattern, pairs):
+    """Random patterns of plain values, word lists, shapes, flags, regular expressions and optional tokens: the
+    anchored matcher (each pattern it can hold checked in C where its anchor places it, any other on a window
+    with its Matcher) finds what spaCy's Matcher finds over the whole Doc."""
+    plain, anchored = Matcher(NLP.vocab), AnchoredMatcher(NLP.vocab)
+    plain.add("p", [pattern])
+    anchored.add_pattern("p", pattern)
+    doc = Doc(NLP.vocab, words=[word for word, _ in pairs], sent_starts=[start for _, start in pairs])
+    found = anchored(doc)
+    assert sorted(set(plain(doc))) == sorted(found) and len(set(found)) == len(found)
+
+
+def test_patterns_of_plain_constraints_are_checked_in_place_and_no_other():
+    anchored = AnchoredMatcher(NLP.vocab)
+    anchored.add_pattern("month", [{"LOWER": "may"}, {"LIKE_NUM": True}])
+    anchored.add_pattern("year", [{"LOWER": {"IN": ["in", "by"]}, "OP": "?"}, {"SHAPE": "dddd", "TEXT": {"REGEX": "^2"}}])
+    anchored.add_pattern("run", [{"LOWER": "if"}, {"LOWER": "whether", "OP": "+"}])
+    assert anchored.fixed_keys == {NLP.vocab.strings[key] for key in ("month", "year")} and len(anchored.fixed) == 3
+    assert list(anchored.matchers) == [NLP.vocab.strings["#anchor:LOWER:if"]]  # "+" is unbounded: a Matcher's
+    doc = Doc(NLP.vocab, words=["May", "12", "in", "2019", "if", "whether", "whether"])
+    assert sorted((NLP.vocab.strings[k], s, e) for k, s, e in anchored(doc)) == [
+        ("month", 0, 2), ("run", 4, 6), ("run", 4, 7), ("year", 2, 4), ("year", 3, 4)]

@@ -8,11 +8,10 @@ from spacy.tokens import Doc
 
 import spacy_factwash
 from spacy_factwash.lexicon.frozen import load_set
-from spacy_factwash.lexicon.matcher import AnchoredMatcher, literal_phrases, lower_forms, sentence_start_phrases
+from spacy_factwash.lexicon.matcher import AnchoredMatcher, literal_phrases, sentence_start_phrases
 from spacy_factwash.lexicon.phrases import PhraseWords
 from spacy_factwash.lexicon.sets import GATE
 from spacy_factwash.pipes.gate.words import load_gate_words
-from spacy_factwash.pipes.strength.gated import literal_run
 
 COMPILED = ("factwash_cues", "factwash_strength", "factwash_compare")
 
@@ -86,10 +85,6 @@ def test_phrases_and_literal_patterns_compile_to_what_their_docs_compile_to():
             from_docs.sentence_openers.add(nlp.vocab.strings[entry.id])
             from_docs.add_phrases(entry.id, [Doc(nlp.vocab, words=list(words))
                                              for words in sentence_start_phrases(pattern)])
-        elif literal_run(pattern) is not None:
-            gate_key = f"#run:{entry.id}"
-            built.add_words(gate_key, [lower_forms(nlp.vocab, words) for words in literal_run(pattern)[1]])
-            from_docs.add_phrases(gate_key, [Doc(nlp.vocab, words=list(words)) for words in literal_run(pattern)[1]])
         else:
             continue
         checked += 1

@@ -8,8 +8,10 @@ a ``SHAPE`` such as ``dddd``). This module picks, per pattern, the required
 token whose literal values are rarest in running text as its anchor (see
 ``anchor_cost``), finds anchors with two PhraseMatchers (on LOWER and on
 SHAPE: hash look-ups; an exact-case anchor is found on LOWER and its case
-checked on the hit), and runs a pattern's own Matcher only on a window
-around each anchor hit. A pattern made of literal lower-case words only
+checked on the hit), and checks a pattern only where an anchor hit places it:
+a pattern of a fixed length and plain constraints at the one start the hit
+gives it, in C (``fixed.py``, ``passes.pyx``), any other with its own Matcher
+on a window around the hit. A pattern made of literal lower-case words only
 ("could" + "not|never") is no Matcher at all: the phrases it spells join the
 LOWER PhraseMatcher (``literal_phrases``; one whose first word must open a
 sentence is checked on the hit). Patterns with no literal token
@@ -17,7 +19,9 @@ run over every document, as before.
 
 The result is the same set of matches the plain Matcher would return.
 Phrase entries share the LOWER PhraseMatcher with the anchors, so a document
-costs one hash pass per attribute, whatever the size of the lexicon; and a
+costs one hash pass per attribute, whatever the size of the lexicon (its
+matches sorted into entries and anchor hits in the same loop in C:
+``passes.PhrasePasses``); and a
 caller that keeps facts of each token text (``text_facts``) tells which
 passes a document needs: every phrase needs one of its words (its rarest, by
 ``anchor_cost``), every anchor its value, so a pass is made only over a
@@ -33,7 +37,9 @@ from spacy.matcher import Matcher, PhraseMatcher
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
+from .fixed import fixed_checks
 from .frozen import Entry
+from .passes import FixedPatterns, PhrasePasses
 from .phrases import PhraseWords
 
 
@@ -95,8 +101,15 @@ def anchor_cost(attr: str, values: Sequence[str]) -> int:
 
 def choose_anchor(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[str, Tuple[str, ...]]]:
     """The (attribute, values) of the cheapest literal token the pattern requires, or None."""
-    best: Optional[Tuple[int, str, Tuple[str, ...]]] = None
-    for token in pattern:
+    anchor = anchor_token(pattern)
+    return anchor[1:] if anchor is not None else None
+
+
+def anchor_token(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[int, str, Tuple[str, ...]]]:
+    """The index, anchor attribute and values of the cheapest literal token the pattern requires (the first of
+    equal cost), or None."""
+    best: Optional[Tuple[int, int, str, Tuple[str, ...]]] = None
+    for index, token in enumerate(pattern):
         if token.get("OP") not in (None, "+", "1"):
             continue
         for attr, anchor_attr in ANCHOR_ATTRS.items():
@@ -107,7 +120,7 @@ def choose_anchor(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[str, Tupl
                 values = tuple(sorted({v.lower() for v in values}))
             cost = anchor_cost(anchor_attr, values)
             if best is None or cost < best[0]:
-                best = (cost, anchor_attr, values)
+                best = (cost, index, anchor_attr, values)
     return best[1:] if best is not None else None
 
 
@@ -177,12 +190,16 @@ class AnchoredMatcher:
         self.vocab = vocab
         self.anchors = {attr: PhraseMatcher(vocab, attr=attr) for attr in ("LOWER", "SHAPE")}
         self.exact_case: Dict[int, Set[str]] = {}
-        self.active: List[PhraseMatcher] = []
-        self._by_need: Tuple[List[PhraseMatcher], ...] = ([], [], [], [])  # the passes to run, by ``needs``
+        self.active: Tuple[PhraseMatcher, ...] = ()
+        self._by_need: Tuple[Tuple[PhraseMatcher, ...], ...] = ((), (), (), ())  # the passes to run, by ``needs``
+        self._passes: Optional[PhrasePasses] = None  # made from the phrase passes at the first call after a change
         self.unanchored = Matcher(vocab)
         self.phrase_keys: Set[int] = set()
         self.sentence_openers: Set[int] = set()  # phrase keys whose first token must open a sentence
-        self.matchers: Dict[int, Matcher] = {}
+        self.anchor_keys: Set[int] = set()
+        self.fixed = FixedPatterns()  # the token patterns checked where an anchor hit places them (``fixed.py``)
+        self.fixed_keys: Set[int] = set()
+        self.matchers: Dict[int, Matcher] = {}  # the other anchored patterns: a Matcher per anchor, run on windows
         self.reach: Dict[int, Optional[int]] = {}
         # the values (hashes) of which a Doc needs one on some token for any entry to match it, by attribute: a
         # word of each phrase, each anchor's values (exact-case anchors: their ORTH)
@@ -190,7 +207,8 @@ class AnchoredMatcher:
 
     def __len__(self) -> int:
         """The number of entry keys (phrase entries and token patterns)."""
-        return len(self.phrase_keys) + sum(len(m) for m in self.matchers.values()) + len(self.unanchored)
+        return (len(self.phrase_keys) + len(self.fixed_keys) + sum(len(m) for m in self.matchers.values())
+                + len(self.unanchored))
 
     def add_entry(self, entry: Entry, tokenizer) -> int:
         """Add a lexicon entry (its phrases split by ``tokenizer``: a ``PhraseWords``, shared by a whole compile so
@@ -217,7 +235,8 @@ class AnchoredMatcher:
     def add_pattern(self, key: str, pattern: List[Dict[str, Any]]) -> None:
         """Add one token pattern under ``key``: a pattern of literal lower-case words only (``literal_phrases``)
         as the phrases it spells, matched in the same LOWER pass as the phrase entries; any other anchored on its
-        rarest literal token."""
+        rarest literal token, and checked where a hit of the anchor places it when it is a pattern of a fixed length
+        and plain constraints (``fixed.fixed_checks``), else run by a Matcher on a window around each hit."""
         phrases = literal_phrases(pattern)
         opening = sentence_start_phrases(pattern) if phrases is None else None
         if phrases is not None or opening is not None:
@@ -225,14 +244,15 @@ class AnchoredMatcher:
                 self.sentence_openers.add(self.vocab.strings.add(key))
             self.add_words(key, [lower_forms(self.vocab, words) for words in phrases or opening])
             return
-        anchor = choose_anchor(pattern)
+        anchor = anchor_token(pattern)
         if anchor is None:
             self.unanchored.add(key, [pattern])
             return
-        attr, values = anchor
+        index, attr, values = anchor
         anchor_key = f"#anchor:{attr}:{'|'.join(values)}"
         key_hash = self.vocab.strings.add(anchor_key)
-        if key_hash not in self.matchers:
+        if key_hash not in self.anchor_keys:
+            self.anchor_keys.add(key_hash)
             if attr == "ORTH":
                 self.exact_case[key_hash] = set(values)
             words = [_shape_word(v) for v in values] if attr == "SHAPE" else sorted({v.lower() for v in values})
@@ -243,6 +263,13 @@ class AnchoredMatcher:
                 self._need("ORTH", [self.vocab.strings.add(value) for value in values])
             else:
                 self._need(attr if attr == "SHAPE" else "LOWER", found)
+        alternatives = fixed_checks(pattern, self.vocab.strings, index)
+        if alternatives is not None:
+            for offset, tokens in alternatives:
+                self.fixed.add(self.vocab.strings.add(key), key_hash, offset, tokens)
+            self.fixed_keys.add(self.vocab.strings.add(key))
+            return
+        if key_hash not in self.matchers:
             self.matchers[key_hash] = Matcher(self.vocab)
             self.reach[key_hash] = 0
         self.matchers[key_hash].add(key, [pattern])
@@ -254,9 +281,10 @@ class AnchoredMatcher:
         """Add phrases, each as its tokens' values of ``attr`` (the form the PhraseMatcher keeps a pattern Doc in),
         to one anchor matcher, and run that matcher from now on."""
         self.anchors[attr].add(key, phrases)
-        self.active = [matcher for matcher in self.anchors.values() if len(matcher)]
-        lower, shape = ([matcher] if len(matcher) else [] for matcher in self.anchors.values())
-        self._by_need = ([], lower, shape, self.active)
+        self.active = tuple(matcher for matcher in self.anchors.values() if len(matcher))
+        lower, shape = ((matcher,) if len(matcher) else () for matcher in self.anchors.values())
+        self._by_need = ((), lower, shape, self.active)
+        self._passes = None
 
     def _need(self, attr: str, values: Iterable[int]) -> None:
         """Record values a Doc needs on some token to be matched (one per phrase or anchor value added). (Facts a
@@ -298,16 +326,17 @@ class AnchoredMatcher:
         names run (none, when no entry can match)."""
         found: List[Found] = self.unanchored(doc) if len(self.unanchored) else []
         hits: Dict[int, Set[int]] = {}
-        phrase_keys, exact_case, openers = self.phrase_keys, self.exact_case, self.sentence_openers
-        for phrase_matcher in self.active if needs is None or doc.vocab is not self.vocab else self._by_need[needs]:
-            for key, start, end in phrase_matcher(doc):
-                if key in phrase_keys:
-                    if key not in openers or doc[start].is_sent_start is True:
-                        found.append((key, start, end))
-                elif key not in exact_case or doc[start].text in exact_case[key]:
-                    hits.setdefault(key, set()).add(start)
-        for key, positions in hits.items():
-            matcher = self.matchers[key]
-            for start, end in self._windows(doc, key, positions):
-                found += [(k, start + s, start + e) for k, s, e in matcher(doc[start:end])]
+        passes = self.active if needs is None or doc.vocab is not self.vocab else self._by_need[needs]
+        if passes:
+            if self._passes is None:
+                self._passes = PhrasePasses(self.active, self.phrase_keys, self.sentence_openers, {
+                    key: {self.vocab.strings.add(value) for value in values} for key, values in self.exact_case.items()})
+            self._passes.run(doc, passes, found, hits)
+        if hits:
+            self.fixed.find(doc, hits, found)
+            for key, positions in hits.items():
+                matcher = self.matchers.get(key)
+                if matcher is not None:
+                    for start, end in self._windows(doc, key, positions):
+                        found += [(k, start + s, start + e) for k, s, e in matcher(doc[start:end])]
         return list(set(found)) if len(found) > 1 else found

@@ -4,9 +4,9 @@ Like the cue component (``cues/component.py``), it lives as spaCy's
 SpanRuler does (``pipes/base.py``): built empty, given its verified lexicon
 set (and the syntax tables its text reading uses) once by ``initialize``,
 ``from_disk``/``from_bytes`` or at its first document, saved with the
-pipeline; it compiles the set once into an ``AnchoredMatcher`` (its patterns of a fixed length gated by a run
-of their literal words: ``gated.py``), resolves each class's raw matches with a ``CueDetector`` (exclusions, then
-the longest of overlapping matches; a Doc's lone match needs neither), and
+pipeline; it compiles the set once into an ``AnchoredMatcher`` (its token patterns checked in C where their
+anchor word places them: ``lexicon/fixed.py``), resolves each class's raw matches with a ``CueDetector``
+(exclusions, then the longest of overlapping matches; a Doc's lone match needs neither), and
 writes the survivors to ``doc.spans[spans_key]`` labelled ``CAUSAL``,
 ``ASSOCIATION`` or ``MODAL`` with the lexicon entry as ``span.id_``. The
 lexicon version goes to ``doc.user_data["factwash_strength_lexicon_version"]``
@@ -34,7 +34,6 @@ from ..cues.scorer import score_cues, span_score_weights
 from .certainty import remember_scale
 from .claim import DEFAULT_MODAL_REACH, MODAL_REACH_KEY, STRENGTH_KEY, STRENGTH_VERSION_KEY
 from .extensions import register_strength_extensions
-from .gated import GatedPatterns
 from .lexicon import scale_of
 
 DEFAULT_CONFIG = {
@@ -118,13 +117,9 @@ class StrengthComponent(LexiconPipe):
         self.classes = {label: StrengthClass(label) for label in self.labels}
         self.entries: Dict[int, Tuple[str, bool]] = {}
         self.matcher = AnchoredMatcher(self.vocab)
-        self.gated = GatedPatterns(self.vocab)
         split = PhraseWords(self.tokenizer)  # each phrase tokenized once, for the matcher and the case forms
         for entry in lexicons.entries:
-            key = self.gated.add_entry(entry, self.matcher)
-            if key is None:
-                key = self.matcher.add_entry(entry, split)
-            self.entries[key] = (entry.label, entry.role == "exclusion")
+            self.entries[self.matcher.add_entry(entry, split)] = (entry.label, entry.role == "exclusion")
         self.case_forms = case_forms(lexicons.entries, split)
 
     def restored(self) -> None:
@@ -139,7 +134,7 @@ class StrengthComponent(LexiconPipe):
     def matches(self, doc: Doc) -> List[Found]:
         """The raw matches of every strength entry on a Doc (the one it is read as: ``syntax/normalise.py``), as
         (key, start, end) in no set order, exclusions among them."""
-        return self.gated.matches(doc, self.matcher(doc))
+        return self.matcher(doc)
 
     def resolved(self, doc: Doc, found: List[Found]) -> List[Tuple[int, int, str, int]]:
         """The cues that survive among a Doc's raw matches, as (start, end, label, key) in span order: each class's

@@ -1,6 +1,6 @@
-"""The strength component's gated patterns (``pipes/strength/gated.py``) find exactly what the anchored matcher
-finds with every entry added to it, the cues the component writes are those of its plain route, and a change
-verb with no run around it runs no Matcher (counted calls, not seconds)."""
+"""The strength component's cues are those of its plain route (every entry's raw matches, each class resolved, carried
+to the original tokens), and its token patterns run no spaCy Matcher: each is checked in C where its anchor word
+places it (counted calls, not seconds). That its matches are spaCy's Matcher's is tests/test_anchored.py's."""
 
 import functools
 
@@ -12,7 +12,6 @@ from spacy.tokens import Span
 
 import spacy_factwash
 from spacy_factwash.lexicon.matcher import AnchoredMatcher, by_class
-from spacy_factwash.pipes.strength.gated import literal_run
 from spacy_factwash.syntax.normalise import carry, reading
 
 PATTERN_WORDS = ["to", "by", "reduce", "reduces", "reduced", "increase", "rose", "fell", "cut", "shown", "found",
@@ -23,8 +22,8 @@ PATTERN_WORDS = ["to", "by", "reduce", "reduces", "reduced", "increase", "rose",
 
 @functools.lru_cache(maxsize=1)
 def pipeline():
-    """``load()``'s pipeline, its strength lexicon compiled, and a reference anchored matcher holding every strength
-    entry (as the component held them before the gated patterns)."""
+    """``load()``'s pipeline, its strength lexicon compiled, and a reference anchored matcher of its own holding every
+    strength entry."""
     nlp = spacy_factwash.load()
     strength = nlp.get_pipe("factwash_strength")
     reference, entries = AnchoredMatcher(strength.vocab), {}
@@ -56,14 +55,6 @@ def written_spans(text):
     return doc, [(s.start, s.end, s.label_, s.id_) for s in doc.spans["factwash_strength"]]
 
 
-@properties(200)
-@given(st.lists(st.sampled_from(PATTERN_WORDS), min_size=0, max_size=16), st.sampled_from([" ", "", "\n", " \u200b"]))
-def test_gated_matches_equal_the_anchored_matchers(words, glue):
-    nlp, strength, reference, _ = pipeline()
-    doc = nlp.make_doc(glue.join(words))
-    assert sorted(strength.matches(doc)) == sorted(reference(doc))
-
-
 @properties(150)
 @given(st.lists(st.sampled_from(PATTERN_WORDS), min_size=0, max_size=16).map(" ".join)
        | st.text(alphabet="rRedDuUcCeEsSbByYtToO5 .,\u00a0\u200b<>&#;\u0336", max_size=40))
@@ -86,28 +77,12 @@ def test_written_cues_on_hand_made_sentences(text):
     assert written == reference_spans(doc)
 
 
-def test_the_runs_of_the_strength_patterns():
-    patterns = {entry.id: list(entry.pattern) for entry in pipeline()[1].lexicons.entries if entry.is_token_pattern}
-    offset, phrases = literal_run(patterns["causal:x_purpose_infinitive"])
-    assert offset == 1 and ("to", "reduce") in phrases and all(words[0] == "to" for words in phrases)
-    offset, phrases = literal_run(patterns["comparison:change_by_amount"])
-    assert offset == 0 and ("rose", "by") in phrases
-    assert literal_run(patterns["causal:modal_base"]) is None  # all literal words: the anchored matcher's phrases
-    assert literal_run([{"LOWER": "to"}, {"LOWER": "be", "OP": "?"}, {"LOWER": "seen"}]) is None
-    assert literal_run([{"LOWER": "to"}, {"LIKE_NUM": True}]) is None  # a run of one word is an anchor, no gate
-
-
-def test_a_change_verb_with_no_run_runs_no_matcher():
-    nlp, strength, reference, _ = pipeline()
+def test_the_strength_patterns_run_no_matcher():
+    nlp, strength, _, _ = pipeline()
     with nlp.select_pipes(disable=["factwash_strength", "factwash_compare"]):
-        verbs = [nlp(t) for t in ["Aspirin reduces pain.", "Levels rose sharply and fell.", "We aimed to assess it."]]
-        bare = [nlp(t) for t in ["We saw it.", "It was blue.", "They met."]]  # no strength word at all
-        gated = nlp("Costs rose by 5 percent.")
-
-    def matcher_calls(run, docs):
-        return counted(lambda: [run(doc) for doc in docs], "matcher/matcher.pyx")
-
-    assert matcher_calls(strength, verbs) == matcher_calls(strength, bare)  # the verbs cost no Matcher work
-    assert matcher_calls(reference, verbs) > matcher_calls(reference, bare)  # as they did, anchored on the verb
-    assert matcher_calls(strength, [gated]) > matcher_calls(strength, bare[:1])
-    assert [s.id_ for s in gated.spans["factwash_strength"]] == ["comparison:change_by_amount"]
+        docs = [nlp(t) for t in ["Aspirin reduces pain.", "Levels rose sharply and fell.", "We aimed to assess it.",
+                                 "Costs rose by 5 percent.", "We saw it."]]
+    assert counted(lambda: [strength(doc) for doc in docs], "matcher/matcher.pyx", "__call__") == 0
+    assert counted(lambda: [strength.matcher.unanchored(doc) for doc in docs], "matcher/matcher.pyx", "__call__") == 5
+    assert not strength.matcher.matchers and len(strength.matcher.fixed)  # every pattern is checked in place
+    assert [s.id_ for s in docs[3].spans["factwash_strength"]] == ["comparison:change_by_amount"]

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from spacy.attrs import IS_ALPHA, IS_CURRENCY, IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM, LOWER, ORTH
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.strings import get_string_id
 from spacy.tokens import Doc, Span
@@ -40,6 +39,7 @@ from spacy.tokens import Doc, Span
 from ..lexicon.sets import CLAUSE_WORDS_FILE, SYNTAX
 from ..memo import cached
 from ..lexicon.tables import table_json
+from .facts import token_columns
 from .links import source_link
 from .sentences import sentences
 
@@ -129,16 +129,10 @@ class TokenView:
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
-        """The view of a Doc's tokens (read from one ``Doc.to_array``; the parse's clause heads when it has one)."""
-        if not len(doc):
-            return cls([], [], [], [], [], [])
-        function = clause_words().function
-        # one column per attribute: one pass each, no list made per token; the flags made bools by numpy at once
-        array = doc.to_array([ORTH, LOWER, IS_PUNCT, LIKE_NUM, IS_SPACE, IS_TITLE, IS_ALPHA, IS_CURRENCY])
-        orth, lower = array[:, :2].T.tolist()
-        punct, number, space, title, alpha, currency = array[:, 2:].astype(bool).T.tolist()
+        """The view of a Doc's tokens (read in one pass over them: ``facts.token_columns``; the parse's clause heads
+        when it has one)."""
+        orth, lower, punct, plain, number, title, space, alpha, currency = token_columns(doc, clause_words().function)
         finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())
-        plain = [not (p or n or s or w in function) for w, p, n, s in zip(lower, punct, number, space)]
         return cls(orth, lower, punct, plain, number, title, finite, joins, space, alpha, currency)
 
     @cached

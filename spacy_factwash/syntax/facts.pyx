@@ -1,6 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """What each token text of a Doc holds, worked out once per text and read over a whole Doc in one pass in C.
 
+(And ``token_columns``: the columns the clause segmenter reads of every token, ``clauses.TokenView``, made in the
+same kind of loop.)
+
 Several components ask the same kind of question of every Doc before they do anything costly: does a token need
 the text read as a person sees it (``normalise.plain``), which of the matcher's passes can find something
 (``lexicon/matcher.py``), may a token hold a "#" (``cues/attribution.py``)? The answer for a Doc is the or of what
@@ -18,6 +21,9 @@ tables are.
 
 from libc.stdint cimport uint64_t
 from preshed.maps cimport PreshMap
+from spacy.attrs cimport IS_ALPHA, IS_CURRENCY, IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM
+from spacy.lexeme cimport Lexeme
+from spacy.structs cimport LexemeC
 from spacy.tokens.doc cimport Doc
 
 SEEN_LIMIT = 200_000  # token texts kept before the table starts again
@@ -82,3 +88,30 @@ cdef class TokenFacts:
         self._size += 1
         return value
 
+
+
+def token_columns(Doc doc, function):
+    """The columns ``clauses.TokenView`` reads of a Doc's tokens, one list each, in one pass: the orth and lower ids,
+    and whether each token is punctuation, can be a content word (not punctuation, a number, a space or one of the
+    ``function`` words' lower ids), is number-like, title-cased, a space, alphabetic, a currency sign (the lexeme
+    flags ``Doc.to_array`` reads)."""
+    cdef int i
+    cdef const LexemeC* lex
+    cdef bint punct, number, space
+    orth, lower, punct_, plain, number_, title, space_, alpha, currency = [], [], [], [], [], [], [], [], []
+    for i in range(doc.length):
+        lex = doc.c[i].lex
+        punct = Lexeme.c_check_flag(lex, IS_PUNCT)
+        number = Lexeme.c_check_flag(lex, LIKE_NUM)
+        space = Lexeme.c_check_flag(lex, IS_SPACE)
+        word = lex.lower
+        orth.append(lex.orth)
+        lower.append(word)
+        punct_.append(punct)
+        plain.append(not (punct or number or space or word in function))
+        number_.append(number)
+        title.append(Lexeme.c_check_flag(lex, IS_TITLE))
+        space_.append(space)
+        alpha.append(Lexeme.c_check_flag(lex, IS_ALPHA))
+        currency.append(Lexeme.c_check_flag(lex, IS_CURRENCY))
+    return orth, lower, punct_, plain, number_, title, space_, alpha, currency

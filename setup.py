@@ -9,7 +9,7 @@ from setuptools import Extension, setup
 # Python call per token for
 COMPILED = {
     "spacy_factwash.lexicon.passes": "spacy_factwash/lexicon/passes.pyx",
-    "spacy_factwash.syntax.facts": "spacy_factwash/syntax/facts.pyx",
+    "spacy_factwash.syntax.token_passes": "spacy_factwash/syntax/token_passes.pyx",
     "spacy_factwash.pipes.lemmas.table": "spacy_factwash/pipes/lemmas/table.pyx",
 }
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from properties import properties
-from spacy_factwash.syntax.normalise import SHOUTED, normalise, plain
+from spacy_factwash.syntax.normalise import NON_ASCII_RUN, SHOUTED, normalise, plain
 
 CLAUSES = "syntax/clauses.py"
 
@@ -68,6 +68,19 @@ def test_the_shouted_word_pattern_finds_what_it_found_as_first_written(text):
     # forms each behind its own look-behind: capitals, digits, "_", both apostrophes, letters outside ASCII (a word
     # character [A-Z] does not take) and a combining mark (no word character)
     assert [m.span() for m in SHOUTED.finditer(text)] == [m.span() for m in SHOUTED_AS_WRITTEN.finditer(text)]
+
+
+# the non-ASCII run pattern as first written: tried at every character
+NON_ASCII_RUN_AS_WRITTEN = re.compile(r"\S*[^\x00-\x7f]\S*")
+
+
+@given(st.text(alphabet="ab \t\n\u00a0\u2003\u00e9\u200b\U0001d41a-", max_size=60))
+@properties(500)
+def test_the_non_ascii_run_pattern_finds_what_it_found_as_first_written(text):
+    # tried only where a run of non-space characters starts, it finds the same runs (whole runs, Unicode's spaces
+    # among the separators) in one pass over each
+    assert [m.span() for m in NON_ASCII_RUN.finditer(text)] == [
+        m.span() for m in NON_ASCII_RUN_AS_WRITTEN.finditer(text)]
 
 
 def test_the_shouted_word_pattern_reads_the_forms_it_names():

@@ -1,4 +1,4 @@
-"""What is read of every token text of a Doc in one pass in C (``syntax/facts.pyx``, ``TokenFacts``), and the lemma
+"""What is read of every token text of a Doc in one pass in C (``syntax/token_passes.pyx``, ``TokenFacts``), and the lemma
 table written the same way (``pipes/lemmas/table.pyx``): the same as reading each token in Python, each token text
 looked at once, and carried to a worker process by pickling."""
 
@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from properties import properties
 from spacy_factwash.pipes.lemmas.table import LemmaTable
-from spacy_factwash.syntax.facts import TokenFacts
+from spacy.tokens import Doc
+
+from spacy_factwash.syntax.token_passes import TokenFacts, joined_text
 from spacy_factwash.syntax.normalise import may_hold_hash, plain
 
 BLANK = spacy.blank("en")
@@ -96,6 +98,14 @@ def test_a_doc_merged_after_it_was_read_is_read_again_as_it_is_now():
 def test_a_doc_may_hold_a_hash_exactly_when_its_text_does(text):
     # the attribution detector joins a Doc's text to look for a markdown heading only when this says it may hold one
     assert may_hold_hash(BLANK(text)) == ("#" in text)
+
+
+@given(st.lists(st.tuples(st.text(min_size=1, max_size=5), st.booleans()), max_size=8), texts)
+@properties(200)
+def test_a_docs_joined_text_is_its_text(words, text):
+    made = Doc(BLANK.vocab, words=[word for word, _ in words], spaces=[space for _, space in words])
+    for doc in (made, BLANK(text)):
+        assert joined_text(doc) == doc.text
 
 
 def test_the_lemma_table_writes_each_words_lemma_or_the_word_and_keeps_set_lemmas_unless_told():

@@ -39,7 +39,7 @@ from spacy.tokens import Doc, Span
 from ..lexicon.sets import CLAUSE_WORDS_FILE, SYNTAX
 from ..memo import cached
 from ..lexicon.tables import table_json
-from .facts import token_columns
+from .token_passes import token_columns
 from .links import source_link
 from .sentences import sentences
 
@@ -129,7 +129,7 @@ class TokenView:
 
     @classmethod
     def of(cls, doc: Doc) -> "TokenView":
-        """The view of a Doc's tokens (read in one pass over them: ``facts.token_columns``; the parse's clause heads
+        """The view of a Doc's tokens (read in one pass over them: ``token_passes.token_columns``; the parse's clause heads
         when it has one)."""
         orth, lower, punct, plain, number, title, space, alpha, currency = token_columns(doc, clause_words().function)
         finite, joins = _clauses_from_parse(doc) if doc.has_annotation("DEP") else (frozenset(), frozenset())

@@ -14,7 +14,7 @@ The cue component matches on the shadow and writes its spans on the original tok
 
 A text that needs none of this (the common case) costs one ``isascii`` test and two regular-expression scans; a
 Doc whose tokens show it needs none of it is not even joined into its text (``plain``: one pass over its tokens
-in C, ``facts.py``).
+in C, ``token_passes.pyx``).
 """
 
 import re
@@ -28,13 +28,16 @@ from spacy.tokens import Doc, Span
 from ..lexicon.entries import Entry
 from ..lexicon.matcher import LOWER_PASS, SHAPE_PASS, AnchoredMatcher, Found
 from ..lexicon.phrases import PhraseWords
-from .facts import TokenFacts
+from .token_passes import TokenFacts
 from .reading import ASCII_MARKS, read
 from .sentences import sentences, set_sentence_starts
 from .text import doc_text
 from .textmap import Edit, Shadow, applied, compose
 
-NON_ASCII_RUN = re.compile(r"\S*[^\x00-\x7f]\S*")
+# a run of non-space characters holding one that is not ASCII (or a space that is not ASCII, and the run after it),
+# tried only where such a match can start: where a run starts, or at a space that is not ASCII (tried at every
+# character, the scan went back over each run once per character of it)
+NON_ASCII_RUN = re.compile(r"(?<!\S)\S*[^\x00-\x7f]\S*|(?=\s)[^\x00-\x7f]\S*")
 STRIKE_THROUGH = frozenset("\u0334\u0335\u0336\u0337\u0338")  # combining overlays: the word is struck out
 # A shouted word: two capitals or more (with an apostrophe and capitals after them: "DON'T"), or one capital, an
 # apostrophe and capitals ("O'NEIL"), standing alone: no word character or apostrophe on either side. Written with
@@ -199,7 +202,7 @@ def doc_facts(doc: Doc, forms: CaseForms) -> int:
     """What a Doc's token texts hold for ``forms`` (``CaseForms.look``: their marks, and the ``more`` facts past
     them), or-ed over the Doc, with ``JOINED`` when a token with a capital is followed, with no space between them,
     by one that holds a capital or an apostrophe (where a shouted word could run across tokens). One pass over the
-    tokens in C (``facts.TokenFacts``); each token text is looked at once per ``forms``."""
+    tokens in C (``token_passes.TokenFacts``); each token text is looked at once per ``forms``."""
     return forms.facts.over(doc, CAPITAL, CAPITAL | APOSTROPHE, JOINED)
 
 

@@ -2,8 +2,9 @@
 
 spaCy's ``Doc.text`` joins every token's text on each access (a Token object
 per token). The cue component, the gate's claims and its language check each
-read the text of the same Doc, so it is joined once here and kept, beside the
-Doc and never in it (nothing is added to ``user_data`` or carried through a
+read the text of the same Doc, so it is joined once here (from the tokens'
+lexemes, in C: ``token_passes.joined_text``) and kept, beside the Doc and
+never in it (nothing is added to ``user_data`` or carried through a
 ``DocBin``), for as long as the Doc lives.
 """
 
@@ -12,6 +13,8 @@ from weakref import WeakKeyDictionary
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 
+from .token_passes import joined_text
+
 _TEXTS: "WeakKeyDictionary[Doc, tuple]" = WeakKeyDictionary()
 
 
@@ -19,7 +22,7 @@ def doc_text(doc: Doc) -> str:
     """``doc.text``, joined at the first read of this Doc (again if its tokens were merged or split since)."""
     known = _TEXTS.get(doc)
     if known is None or known[0] != len(doc):
-        known = _TEXTS[doc] = (len(doc), doc.text)
+        known = _TEXTS[doc] = (len(doc), joined_text(doc))
     return known[1]
 
 

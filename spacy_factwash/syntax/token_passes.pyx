@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""What each token text of a Doc holds, worked out once per text and read over a whole Doc in one pass in C.
+"""Passes over a Doc's tokens in C: what each token text holds, the clause segmenter's columns, the Doc's text.
 
-(And ``token_columns``: the columns the clause segmenter reads of every token, ``clauses.TokenView``, made in the
-same kind of loop.)
+``TokenFacts``: what each token text of a Doc holds, worked out once per text and read over a whole Doc in one pass.
+``token_columns``: the columns the clause segmenter reads of every token (``clauses.TokenView``). ``joined_text``:
+the Doc's text, as ``Doc.text`` joins it, without a Token object per token (``text.doc_text``).
 
 Several components ask the same kind of question of every Doc before they do anything costly: does a token need
 the text read as a person sees it (``normalise.plain``), which of the matcher's passes can find something
@@ -115,3 +116,16 @@ def token_columns(Doc doc, function):
         alpha.append(Lexeme.c_check_flag(lex, IS_ALPHA))
         currency.append(Lexeme.c_check_flag(lex, IS_CURRENCY))
     return orth, lower, punct_, plain, number_, title, space_, alpha, currency
+
+
+def joined_text(Doc doc):
+    """The Doc's text as ``Doc.text`` gives it (each token's text, and a space after those followed by one), joined
+    from the tokens' lexemes without a Token object per token."""
+    cdef int i
+    strings = doc.vocab.strings
+    parts = []
+    for i in range(doc.length):
+        parts.append(strings[doc.c[i].lex.orth])
+        if doc.c[i].spacy:
+            parts.append(" ")
+    return "".join(parts)

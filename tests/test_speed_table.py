@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from factwash_dev.bench.speed_table import COMMAND, QUICK, RECORD, ROWS, missing_rows, page_drift, record_problems, \
-    render, run_side
-from factwash_dev.bench.timing import side_by_side_seconds
+from factwash_dev.bench.speed_table import COMMAND, QUICK, RECORD, ROWS, instruction_rows, missing_rows, page_drift, \
+    record_problems, render, run_side
+from factwash_dev.bench.timing import INSTRUCTION_MEASUREMENTS, instructions, side_by_side_seconds
 from factwash_dev.cli import app
 from factwash_dev.evaluation.readme import SPEED, extract_table
 
@@ -68,8 +68,8 @@ def test_the_command_runs_end_to_end_on_a_tiny_input(corpora, tmp_path):
     page.write_text(PAGE.read_text(encoding="utf8"), encoding="utf8")
     out = tmp_path / "speed.json"
     result = CliRunner().invoke(app, ["bench-table", "--before-python", sys.executable, "--repeat", "1",
-                                      "--limit", "20", "--pairs", "20", "--no-dask", "--out", str(out),
-                                      "--doc", str(page)])
+                                      "--limit", "20", "--pairs", "20", "--no-dask", "--no-instructions", "--out",
+                                      str(out), "--doc", str(page)])
     assert result.exit_code == 0, result.output
     measured = json.loads(out.read_text(encoding="utf8"))
     assert missing_rows(measured) == []
@@ -81,8 +81,34 @@ def test_the_command_runs_end_to_end_on_a_tiny_input(corpora, tmp_path):
             assert row.dask or entry[side]["value"] > 0
     assert page_drift(page.read_text(encoding="utf8"), measured) == []
     assert render(measured) in page.read_text(encoding="utf8")
-    assert measured["command"].endswith("--no-dask") and "--limit 20" in measured["command"]
+    assert measured["command"].endswith("--no-dask --no-instructions") and "--limit 20" in measured["command"]
+    assert "Instructions" not in render(measured)
     assert measured["sides"]["before"]["package"] == measured["sides"]["after"]["package"]
+
+
+def test_instruction_counts_render_as_a_second_table_and_a_record_without_them_is_refused(record):
+    counted = copy.deepcopy(record)
+    counted["settings"]["instructions"] = True
+    for n, side in enumerate(counted["sides"].values()):
+        side["instructions"] = {name: 1000 * (index + 1) * (n + 1) for index, name in enumerate(INSTRUCTION_MEASUREMENTS)}
+    counted["instruction_rows"] = instruction_rows(counted)
+    assert record_problems(counted) == record_problems(record)
+    table = render(counted)
+    assert "Instructions (valgrind's callgrind" in table and "| floor + `factwash_cues` | " in table.split(
+        "Instructions")[1] and "2.00× the floor" in table.split("Instructions")[1]
+    del counted["sides"]["after"]["instructions"]
+    assert "a side has no instruction counts, though the run counted them" in record_problems(counted)
+
+
+@pytest.mark.slow
+def test_instructions_are_counted_for_the_measured_pass(tmp_path):
+    inputs = tmp_path / "inputs.json"
+    inputs.write_text(json.dumps({"plain": [["Bob said Alice was promoted.", "Alice was promoted."]]}),
+                      encoding="utf8")
+    counts = instructions(inputs, ["floor/plain"])
+    if not counts:
+        pytest.skip("valgrind is not installed")
+    assert 10 ** 4 < counts["floor/plain"] < 10 ** 7  # two short texts tokenized, not the start of the interpreter
 
 
 def test_a_missing_interpreter_or_a_page_without_the_table_is_one_line(tmp_path):

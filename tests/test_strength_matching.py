@@ -8,6 +8,7 @@ import pytest
 from factwash_dev.evaluation.work import counted
 from hypothesis import given, strategies as st
 from properties import properties
+from spacy.matcher import Matcher
 from spacy.tokens import Span
 
 import spacy_factwash
@@ -83,6 +84,8 @@ def test_the_strength_patterns_run_no_matcher():
         docs = [nlp(t) for t in ["Aspirin reduces pain.", "Levels rose sharply and fell.", "We aimed to assess it.",
                                  "Costs rose by 5 percent.", "We saw it."]]
     assert counted(lambda: [strength(doc) for doc in docs], "matcher/matcher.pyx", "__call__") == 0
-    assert counted(lambda: [strength.matcher.unanchored(doc) for doc in docs], "matcher/matcher.pyx", "__call__") == 5
+    reference = Matcher(nlp.vocab)
+    reference.add("word", [[{"LOWER": "it"}]])
+    assert counted(lambda: [reference(doc) for doc in docs], "matcher/matcher.pyx", "__call__") == 5  # seen when run
     assert not strength.matcher.matchers and len(strength.matcher.fixed)  # every pattern is checked in place
     assert [s.id_ for s in docs[3].spans["factwash_strength"]] == ["comparison:change_by_amount"]

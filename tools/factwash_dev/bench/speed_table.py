@@ -6,8 +6,10 @@ working folder and no ``PYTHONPATH`` shadows the side's package), on the same in
 sentences, the written pairs without digits and with, distinct pairs made from BioScope sentences, and a file of
 lines to annotate. The sides take turns (before, after, after, before, ...) ``repeat`` times, so both see the
 same load of a shared machine; each row keeps the best of its runs and is divided by its floor (or by one
-process), timed in the same runs of the same interpreter. ``speed_record`` measures and returns the record
-(``training/bench/speed.json``), ``render`` writes the table from a record, ``record_problems`` says what a record
+process), timed in the same runs of the same interpreter. Where valgrind is installed, each side's first run also
+counts the instructions of the sentence and per-call rows (``timing.instructions``), rendered as a second table:
+ratios that do not move with the machine's load. ``speed_record`` measures and returns the record
+(``training/bench/speed.json``), ``render`` writes the tables from a record, ``record_problems`` says what a record
 lacks; the guard test renders the committed record and compares it with the page.
 """
 
@@ -16,6 +18,7 @@ import json
 import os
 import platform
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -79,6 +82,17 @@ ROWS = (
 )
 
 
+# the rows of the instruction table: key, label, what is counted, what it is divided by, per what
+INSTRUCTION_ROWS = (
+    ("floor", "floor: tokenizer + sentencizer", "floor/sentences", None, "sentences"),
+    ("cues", "floor + `factwash_cues`", "cues/sentences", "floor/sentences", "sentences"),
+    ("load", "`spacy_factwash.load()`", "load/sentences", "floor/sentences", "sentences"),
+    ("inspect_plain", "`inspect()` one call per pair, without digits", "inspect/plain", "floor/plain", "plain"),
+    ("inspect_digits", "`inspect()` one call per pair, with digits", "inspect/digits", "floor/digits", "digits"),
+)
+PER = {"sentences": "a sentence", "plain": "a pair", "digits": "a pair"}
+
+
 def side_inputs(corpus: Path, sets: Path, limit: int, pairs: int, lines: int, workers: int, dask: bool,
                 folder: Path) -> dict:
     """What both sides time: the corpus's sentences (its first ``limit`` when given), the written pairs without
@@ -102,14 +116,16 @@ def side_inputs(corpus: Path, sets: Path, limit: int, pairs: int, lines: int, wo
     return inputs
 
 
-def run_side(python: Path, inputs: Path, folder: Path, timeout: float) -> dict:
-    """One side's timings: ``timing.py`` run by ``python`` in ``folder`` on the inputs file, in a session of its
-    own; a clear error naming the side's last line of output (the measurement it was on) when it fails, or when it
-    has not finished after ``timeout`` seconds (then it and the worker processes it started are ended)."""
+def run_side(python: Path, inputs: Path, folder: Path, timeout: float, count: bool = False) -> dict:
+    """One side's timings (with ``count``, and its instructions): ``timing.py`` run by ``python`` in ``folder`` on
+    the inputs file, in a session of its own; a clear error naming the side's last line of output (the measurement it
+    was on) when it fails, or when it has not finished after ``timeout`` seconds (then it and the worker processes
+    it started are ended)."""
     out, log = folder / "side.json", folder / "side.log"
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    counting = ["--count-instructions"] if count else []
     with log.open("w", encoding="utf8") as written:
-        process = subprocess.Popen([str(python), "-I", str(TIMING), str(inputs), str(out)], cwd=folder,
+        process = subprocess.Popen([str(python), "-I", str(TIMING), str(inputs), str(out), *counting], cwd=folder,
                                    env=environment, stdout=written, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             returncode = process.wait(timeout=timeout)
@@ -167,13 +183,17 @@ def speed_record(before_python: Path, corpus: Path, sets: Path, out: Path = REPO
                  limit: int = DEFAULTS["--limit"], dask: bool = True, pairs: int = DEFAULTS["--pairs"],
                  lines: int = DEFAULTS["--lines"], workers: int = DEFAULTS["--workers"],
                  timeout: float = DEFAULTS["--timeout"], after_python: Optional[Path] = None,
-                 report: Callable[[str], None] = print) -> dict:
+                 report: Callable[[str], None] = print, instructions: Optional[bool] = None) -> dict:
     """Measure both sides, taking turns ``repeat`` times, and return the record: the machine, the command that
     reproduces it (writing to ``out`` and ``doc``, as the command that asked for it does), the settings and input
     sizes, each side's interpreter, versions and commit, every run's
-    seconds, and the rows (``rows``) with each side's figure or the reason it has none. ``after_python`` is the
-    interpreter running this (the checkout's) by default; ``report`` is told of each run as it ends; a run not
-    done after ``timeout`` seconds ends the measurement with an error."""
+    seconds, and the rows (``rows``) with each side's figure or the reason it has none; with ``instructions``
+    (by default, where valgrind is installed), each side's instruction counts, from its first run, and their rows
+    (``instruction_rows``). ``after_python`` is the interpreter running this (the checkout's) by default;
+    ``report`` is told of each run as it ends; a run not done after ``timeout`` seconds ends the measurement with
+    an error."""
+    if instructions is None:
+        instructions = shutil.which("valgrind") is not None and shutil.which("callgrind_control") is not None
     pythons = {"before": Path(before_python), "after": Path(after_python or sys.executable)}
     for side, python in pythons.items():
         if not python.is_file():
@@ -181,11 +201,12 @@ def speed_record(before_python: Path, corpus: Path, sets: Path, out: Path = REPO
     options = {"--corpus": corpus, "--repeat": repeat, "--limit": limit, "--pairs": pairs, "--lines": lines,
                "--workers": workers, "--timeout": timeout, "--out": out, "--doc": doc}
     record = {"what": "spacy-factwash speed: the code before the claim level and now, measured in one run",
-              "command": command_line(before_python, options, dask),
+              "command": command_line(before_python, options, dask, instructions),
               "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
               "machine": machine(), "load_average": {"start": list(os.getloadavg())},
               "settings": {"corpus": str(corpus), "sets": str(sets), "repeat": repeat, "limit": limit, "dask": dask,
-                           "pairs": pairs, "lines": lines, "workers": workers, "timeout": timeout},
+                           "pairs": pairs, "lines": lines, "workers": workers, "timeout": timeout,
+                           "instructions": instructions},
               "sides": {side: {"python": str(python), "runs": []} for side, python in pythons.items()}}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
@@ -197,7 +218,7 @@ def speed_record(before_python: Path, corpus: Path, sets: Path, out: Path = REPO
         for turn in range(repeat):
             for side in SIDES if turn % 2 == 0 else SIDES[::-1]:
                 run_started = time.perf_counter()
-                result = run_side(pythons[side], inputs_path, Path(folder), timeout)
+                result = run_side(pythons[side], inputs_path, Path(folder), timeout, instructions and turn == 0)
                 _keep(record["sides"][side], result, turn + 1)
                 report(f"run {turn + 1}/{repeat}, {side}: {time.perf_counter() - run_started:.0f} s")
     record["load_average"]["end"] = list(os.getloadavg())
@@ -205,6 +226,8 @@ def speed_record(before_python: Path, corpus: Path, sets: Path, out: Path = REPO
     for side in record["sides"].values():
         side.update(checkout(side["package"]))
     record["rows"] = rows(record)
+    if instructions:
+        record["instruction_rows"] = instruction_rows(record)
     return record
 
 
@@ -214,6 +237,8 @@ def _keep(side: dict, result: dict, turn: int) -> None:
     side.update({"python_version": result["python"], "spacy": result["spacy"], "version": result["version"],
                  "package": result["package"], "skipped": result["skipped"],
                  "pipe_pairs_workers": result["pipe_pairs_workers"]})
+    if "instructions" in result:
+        side["instructions"] = result["instructions"]
 
 
 def best(side: dict) -> Dict[str, float]:
@@ -302,6 +327,39 @@ def rows(record: dict) -> List[dict]:
     return found
 
 
+def instruction_rows(record: dict) -> List[dict]:
+    """The rows of the instruction table from a record: each side's instructions per item and its ratio to its
+    floor (its instructions over the floor's, on the same items)."""
+    found = []
+    for key, _, counted, reference, count in INSTRUCTION_ROWS:
+        entry = {"key": key}
+        for name, side in record["sides"].items():
+            counts, items = side["instructions"], record["inputs"][count]
+            entry[name] = {"per_item": counts[counted] / items,
+                           **({"ratio": counts[counted] / counts[reference]} if reference else {})}
+        found.append(entry)
+    return found
+
+
+def render_instructions(record: dict) -> List[str]:
+    """The lines of the instruction table (none for a record without instruction counts)."""
+    if "instruction_rows" not in record:
+        return []
+    sides = record["sides"]
+    lines = ["", "Instructions (valgrind's callgrind, each side's measured pass only, counted in its first run; the "
+             "same in every run, whatever the machine's load):", "",
+             f"| measure | before ({_short(sides['before'].get('commit'))}) | after "
+             f"({_short(sides['after'].get('commit'))}) |", "|---|---|---|"]
+    for (_, label, _, _, count), entry in zip(INSTRUCTION_ROWS, record["instruction_rows"]):
+        cells = []
+        for side in SIDES:
+            figure = entry[side]
+            cell = f"{figure['per_item']:,.0f} {PER[count]}"
+            cells.append(cell + (f" ({figure['ratio']:.2f}× the floor)" if "ratio" in figure else ""))
+        lines.append(f"| {label} | {cells[0]} | {cells[1]} |")
+    return lines
+
+
 def _short(commit: Optional[str]) -> str:
     return f"`{commit[:7]}`" if commit else "(not a git checkout)"
 
@@ -343,6 +401,7 @@ def render(record: dict) -> str:
               for name, side in sides.items() if side.get("pipe_pairs_workers")]
     if ran_on:
         lines += ["", f"`pipe_pairs(n_process={counts['workers']})` ran on " + "; ".join(ran_on) + "."]
+    lines += render_instructions(record)
     lines += ["", f"Reproduce: `{record['command']}` (took {record['took_seconds']:,} s)."]
     return "\n".join(lines) + "\n"
 
@@ -369,6 +428,11 @@ def record_problems(record: dict) -> List[str]:
     problems = missing_rows(record)
     if record.get("rows") != rows(record):
         problems.append("the stored rows are not the rows its runs give")
+    if record["settings"].get("instructions"):
+        if not all(side.get("instructions") for side in record["sides"].values()):
+            problems.append("a side has no instruction counts, though the run counted them")
+        elif record.get("instruction_rows") != instruction_rows(record):
+            problems.append("the stored instruction rows are not the rows its counts give")
     if not str(record.get("command", "")).startswith(COMMAND):
         problems.append(f"it names no command that reproduces it ({COMMAND} ...)")
     if not all(record.get("machine", {}).get(key) for key in ("cpus", "cpu")):
@@ -382,11 +446,11 @@ def record_problems(record: dict) -> List[str]:
     return problems
 
 
-def command_line(before_python: Path, options: Dict[str, object], dask: bool) -> str:
+def command_line(before_python: Path, options: Dict[str, object], dask: bool, instructions: bool = True) -> str:
     """The command that measures again what these options measured (``--before-python`` first, an option at its
     default left out)."""
     defaults = {**DEFAULTS, "--out": REPOSITORY / RECORD, "--doc": REPOSITORY / PAGE}
     words = [COMMAND, "--before-python", shlex.quote(str(before_python))]
     words += [f"{option} {shlex.quote(str(value))}" for option, value in options.items()
               if option not in defaults or value != defaults[option]]
-    return " ".join(words + ([] if dask else ["--no-dask"]))
+    return " ".join(words + ([] if dask else ["--no-dask"]) + ([] if instructions else ["--no-instructions"]))

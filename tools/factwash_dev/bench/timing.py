@@ -5,17 +5,25 @@ It imports only spaCy and the public names of ``spacy_factwash`` (``load``, ``in
 older commit's interpreter can run this file by path: ``python -I timing.py INPUTS OUT`` times the rows of the
 speed table (``speed_table.py``) in that interpreter, on the inputs the table's command chose, and writes the
 seconds as JSON. ``speed.py`` times with the same functions.
+
+Where valgrind is installed, it also counts the instructions of the sentence and per-call rows
+(``instructions``): each measurement runs in a fresh interpreter under callgrind, counted for its measured pass
+only (``python -I timing.py --instructions NAME INPUTS`` runs one). Instructions do not vary with the load of a
+shared machine as seconds do, so the ratios they give are the same in every run.
 """
 
 import gc
 import importlib
 import json
+import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, Sequence, Tuple
+from typing import Callable, Dict, Sequence, Tuple
 
 import spacy
 from spacy.language import Language
@@ -231,12 +239,91 @@ def measure_side(inputs: dict) -> dict:
             else None}
 
 
+# what ``instructions`` counts: the floor, the cue pipeline and load() over the sentences, and inspect() once per
+# written pair, without digits and with, beside the floor pipeline on both texts of each pair
+INSTRUCTION_MEASUREMENTS = ("floor/sentences", "cues/sentences", "load/sentences", "floor/plain", "inspect/plain",
+                            "floor/digits", "inspect/digits")
+
+
+def instructions(inputs_path: Path, names: Sequence[str] = INSTRUCTION_MEASUREMENTS) -> Dict[str, int]:
+    """The instructions of each measurement ``names`` names (``INSTRUCTION_MEASUREMENTS``) on the inputs file
+    (``--instructions`` run in a fresh interpreter under valgrind's callgrind, counting its measured pass only); none
+    where valgrind is not installed (a clear error, with valgrind's last line, when a count fails)."""
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        return {}
+    counts = {}
+    for name in names:
+        measuring(f"instructions {name}")
+        done = subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=/dev/null",
+                               sys.executable, "-I", str(Path(__file__).resolve()), "--instructions", name,
+                               str(inputs_path)], capture_output=True, text=True)
+        found = re.findall(r"Collected : (\d+)", done.stderr)
+        if done.returncode or not found:
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"counting the instructions of {name} failed ({done.returncode}): {last}")
+        counts[name] = int(found[-1])
+    return counts
+
+
+def _counting(switch: str) -> None:
+    """Turn callgrind's counting on or off for this process (run under ``valgrind --instr-atstart=no``)."""
+    subprocess.run(["callgrind_control", "-i", switch, str(os.getpid())], capture_output=True, check=True)
+
+
+def count_pass(name: str, inputs: dict) -> None:
+    """One of ``INSTRUCTION_MEASUREMENTS`` in this interpreter: a warm-up pass, then the measured pass with
+    callgrind counting on (quantulum3's cache emptied, but for the floor, and the heap collected first, as for the
+    timings)."""
+    what, given = name.split("/")
+    run: Callable[[], object]
+    if given == "sentences":
+        nlp = floor_pipeline() if what == "floor" else cue_pipeline() if what == "cues" else _load()
+        sentences = inputs["sentences"]
+
+        def run() -> None:
+            for _ in nlp.pipe(sentences, batch_size=1000):
+                pass
+    else:
+        pairs, floor = [tuple(pair) for pair in inputs[given]], floor_pipeline()
+        check = floor if what == "floor" else None
+        if check is None:
+            from spacy_factwash import inspect as check
+
+        def run() -> None:
+            for source, memory in pairs:
+                if what == "floor":
+                    floor(source)
+                    floor(memory)
+                else:
+                    check(source, memory)
+    run()
+    if what != "floor":  # the floor reads no value: the package need not even be imported
+        clear_caches()
+    gc.collect()
+    _counting("on")
+    run()
+    _counting("off")
+
+
+def _load():
+    """``spacy_factwash.load()`` (imported only by the counts that run it)."""
+    from spacy_factwash import load
+
+    return load()
+
+
 def main(arguments: Sequence[str]) -> None:
-    """``timing.py INPUTS OUT``: measure this interpreter's side of the speed table on the JSON ``INPUTS`` and
-    write the result to ``OUT``."""
-    inputs_path, out = arguments
-    result = measure_side(json.loads(Path(inputs_path).read_text(encoding="utf8")))
-    Path(out).write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
+    """``timing.py INPUTS OUT [--count-instructions]``: measure this interpreter's side of the speed table on the
+    JSON ``INPUTS`` (and count its instructions) and write the result to ``OUT``; ``timing.py --instructions NAME
+    INPUTS``: one counted pass (run under valgrind by ``instructions``)."""
+    if arguments[0] == "--instructions":
+        count_pass(arguments[1], json.loads(Path(arguments[2]).read_text(encoding="utf8")))
+        return
+    inputs_path, out = Path(arguments[0]), Path(arguments[1])
+    result = measure_side(json.loads(inputs_path.read_text(encoding="utf8")))
+    if "--count-instructions" in arguments[2:]:
+        result["instructions"] = instructions(inputs_path)
+    out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf8")
 
 
 if __name__ == "__main__":

@@ -116,11 +116,14 @@ def bench_table(
     out: Path = typer.Option(REPOSITORY / RECORD, "--out",
                              help="Where to write the record (every run's seconds, the machine, the commits)."),
     doc: Path = typer.Option(REPOSITORY / PAGE, "--doc", help="The page whose speed table is rewritten from it."),
+    instructions: bool = typer.Option(True, "--instructions/--no-instructions",
+                                      help="Also count each side's instructions (valgrind; skipped without it)."),
 ) -> None:
     """The speed table: the floor, factwash_cues, load(), inspect() per call without and with digits, pipe_pairs in
     one process and on workers, annotate on workers vs one process, for the code of --before-python and for this
-    checkout, measured in one run (the sides taking turns, each row against its floor timed in the same runs);
-    writes the record and rewrites the page's table from it."""
+    checkout, measured in one run (the sides taking turns, each row against its floor timed in the same runs), and
+    the instructions of the first five (valgrind's callgrind); writes the record and rewrites the page's table from
+    it."""
     from ..bench.speed_table import render, speed_record
     from ..evaluation.readme import SPEED
 
@@ -130,7 +133,7 @@ def bench_table(
     check_table(doc, SPEED)
     try:
         record = speed_record(before_python, corpus, sets, out, doc, repeat, limit, dask, pairs, lines, workers,
-                              timeout, report=typer.echo)
+                              timeout, report=typer.echo, instructions=None if instructions else False)
     except (ValueError, RuntimeError, LookupError) as err:
         fail(str(err))
     write_json(out, record)

@@ -146,3 +146,21 @@ def test_patterns_of_plain_constraints_are_checked_in_place_and_no_other():
     doc = Doc(NLP.vocab, words=["May", "12", "in", "2019", "if", "whether", "whether"])
     assert sorted((NLP.vocab.strings[k], s, e) for k, s, e in anchored(doc)) == [
         ("month", 0, 2), ("run", 4, 6), ("run", 4, 7), ("year", 2, 4), ("year", 3, 4)]
+
+
+def test_an_operator_written_in_lower_case_is_read_as_spacys_matcher_reads_it():
+    # spaCy's Matcher takes "op" as "OP": an optional token is never the anchor, and "+" leaves the window open
+    for pattern, words in (([{"LOWER": "per"}, {"LOWER": "glax", "op": "?"}], ["per", "here"]),
+                           ([{"LOWER": "per"}, {"IS_DIGIT": True, "op": "+"}, {"LOWER": "x"}],
+                            ["per", "1", "2", "3", "4", "5", "6", "x"])):
+        plain, anchored = Matcher(NLP.vocab), AnchoredMatcher(NLP.vocab)
+        plain.add("p", [pattern])
+        anchored.add_pattern("p", pattern)
+        doc = Doc(NLP.vocab, words=words)
+        assert sorted(plain(doc)) == sorted(anchored(doc)) != []
+
+
+def test_an_op_that_is_no_operator_is_left_to_spacys_matcher_to_refuse():
+    anchored = AnchoredMatcher(NLP.vocab)
+    with pytest.raises(Exception, match="pattern"):
+        anchored.add_pattern("p", [{"LOWER": "per", "OP": None}, {"LOWER": "cent"}])

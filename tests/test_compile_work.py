@@ -3,13 +3,14 @@ compiling the lexicons tokenizes each distinct phrase once and makes no other Do
 phrase words hold what they held when built from Docs; and it leaves the tokenizer's cache to the text a pipeline
 reads."""
 
+import spacy
 from factwash_dev.evaluation.work import counted
 from spacy.tokens import Doc
 
 import spacy_factwash
 from spacy_factwash.lexicon.frozen import load_set
 from spacy_factwash.lexicon.matcher import AnchoredMatcher, literal_phrases, sentence_start_phrases
-from spacy_factwash.lexicon.phrases import PhraseWords
+from spacy_factwash.lexicon.phrases import PhraseWords, uncached
 from spacy_factwash.lexicon.sets import GATE
 from spacy_factwash.pipes.gate.words import load_gate_words
 
@@ -45,6 +46,22 @@ def test_compiling_the_lexicons_leaves_the_tokenizers_cache_to_the_text_read_aft
     text = " ".join(f"w{n}x" for n in range(40))
     assert counted(lambda: nlp.tokenizer(text), within="spacy/tokenizer.pyx", named="_tokenize") == 40
     assert counted(lambda: nlp.tokenizer(text), within="spacy/tokenizer.pyx", named="_tokenize") == 0
+
+
+def test_a_phrase_is_split_without_a_cache_place_even_by_a_tokenizer_that_splits_phrases_itself():
+    """``uncached`` gives the tokenizer its cache size back after the call, and a tokenizer that compiles phrases of
+    its own while it runs (the same thread taking the lock again) does not wait on itself."""
+    nlp = spacy.blank("en")
+    inner = nlp.tokenizer
+
+    class Splitting(type(inner)):
+        def __call__(self, text):
+            PhraseWords(inner)(text)  # a lexicon compiled from inside a tokenizer call
+            return inner(text)
+
+    outer = Splitting(nlp.vocab)
+    assert [token.text for token in uncached(outer, "no longer")] == ["no", "longer"]
+    assert (outer.max_cache_size, inner.max_cache_size) == (10_000, 10_000)
 
 
 def test_counting_docs_sees_the_docs_a_tokenizer_makes():

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from properties import properties
+from spacy_factwash.lexicon.passes import PhrasePasses
 from spacy_factwash.pipes.lemmas.table import LemmaTable
 from spacy.tokens import Doc
 
@@ -67,12 +68,26 @@ def test_each_token_text_is_looked_at_once_and_the_table_starts_again_past_its_l
 
 def test_an_empty_doc_has_no_facts_and_bad_facts_or_settings_are_refused():
     assert TokenFacts(facts_of).over(BLANK("")) == 0
-    with pytest.raises(ValueError, match="not a whole number"):
-        TokenFacts(lambda text: -1).over(BLANK("a"))
+    for said in (-1, 1.5, "1", 2 ** 62):
+        with pytest.raises(ValueError, match="not a whole number"):
+            TokenFacts(lambda text, said=said: said).over(BLANK("a"))
     with pytest.raises(TypeError, match="callable"):
         TokenFacts(3)
     with pytest.raises(ValueError, match="at least one text"):
         TokenFacts(facts_of, limit=0)
+
+
+def test_a_table_made_without_its_init_is_empty_not_a_crash():
+    # an instance made by __new__ (or by a subclass that skips __init__) has its tables: it fails in Python, or
+    # finds nothing, never reads memory it does not have
+    with pytest.raises(TypeError):
+        TokenFacts.__new__(TokenFacts).over(BLANK("a"))
+    doc = BLANK("mice")
+    LemmaTable.__new__(LemmaTable).write(doc)
+    assert doc[0].lemma_ == "mice"
+    found, hits = [], {}
+    PhrasePasses.__new__(PhrasePasses).run(doc, (), found, hits)
+    assert found == [] and hits == {}
 
 
 def test_facts_pickle_as_their_function_and_are_worked_out_again_in_the_process_that_reads_them():

@@ -64,16 +64,18 @@ def token_checks(spec: Dict[str, Any], strings: StringStore) -> Optional[List[Ch
 def fixed_checks(pattern: Sequence[Dict[str, Any]], strings: StringStore, anchor: int
                  ) -> Optional[List[Tuple[int, List[List[Check]]]]]:
     """The alternatives of a token pattern as (the offset of token ``anchor`` in it, its tokens' checks), one per
-    choice of its optional tokens; None when a token has another operator than ``?``, ``anchor`` is optional, a
-    constraint is not one ``token_checks`` compiles, or it has more than ``MOST_OPTIONAL`` optional tokens."""
+    choice of its optional tokens; None when a token has another operator than ``?`` (or its ``OP`` is no operator:
+    spaCy's Matcher refuses that), ``anchor`` is optional, a constraint is not one ``token_checks`` compiles (a key
+    in lower case among them: left to the Matcher, which reads it), or it has more than ``MOST_OPTIONAL`` optional
+    tokens."""
     tokens, optional = [], []
     for index, spec in enumerate(pattern):
-        operator = spec.get("OP")
+        optional_token = spec.get("OP") == "?"
         checks = token_checks(spec, strings)
-        if checks is None or operator not in (None, "?") or (operator == "?" and index == anchor):
+        if checks is None or ("OP" in spec and not optional_token) or (optional_token and index == anchor):
             return None
         tokens.append(checks)
-        if operator == "?":
+        if optional_token:
             optional.append(index)
     if not tokens or len(optional) > MOST_OPTIONAL:
         return None

@@ -40,6 +40,7 @@ from spacy.vocab import Vocab
 from .fixed import fixed_checks
 from .frozen import Entry
 from .passes import FixedPatterns, PhrasePasses
+from .patterns import REQUIRED_OPS, token_operator
 from .phrases import PhraseWords
 
 
@@ -110,7 +111,7 @@ def anchor_token(pattern: Sequence[Dict[str, Any]]) -> Optional[Tuple[int, str, 
     equal cost), or None."""
     best: Optional[Tuple[int, int, str, Tuple[str, ...]]] = None
     for index, token in enumerate(pattern):
-        if token.get("OP") not in (None, "+", "1"):
+        if token_operator(token) not in REQUIRED_OPS:  # an optional token is never the anchor
             continue
         for attr, anchor_attr in ANCHOR_ATTRS.items():
             values = _literal_values(token.get(attr))
@@ -273,7 +274,7 @@ class AnchoredMatcher:
             self.matchers[key_hash] = Matcher(self.vocab)
             self.reach[key_hash] = 0
         self.matchers[key_hash].add(key, [pattern])
-        unbounded = any(token.get("OP") in UNBOUNDED for token in pattern)
+        unbounded = any(token_operator(token) in UNBOUNDED for token in pattern)
         reach = self.reach[key_hash]
         self.reach[key_hash] = None if unbounded or reach is None else max(reach, len(pattern))
 

@@ -39,13 +39,17 @@ cdef class PhrasePasses:
     cdef PreshMap _exact  # anchor key -> a map of the orth ids its hits must have
     cdef Pool _mem
 
+    def __cinit__(self, *args, **kwargs):
+        # made before ``__init__``: an instance that skips it finds nothing
+        self._phrases, self._openers, self._exact, self._mem = PreshMap(), PreshMap(), PreshMap(), Pool()
+        self.matchers, self.phrase_keys, self.openers, self.exact_case = (), frozenset(), frozenset(), {}
+
     def __init__(self, matchers, phrase_keys, openers, exact_case):
         """``matchers``: the PhraseMatchers to run; ``phrase_keys``: the keys that are phrase entries (any other key
         is an anchor); ``openers``: the phrase keys whose first token must open a sentence; ``exact_case``: anchor
         key -> the orth ids of the texts its hits must have."""
         self.matchers = tuple(matchers)
         self.phrase_keys, self.openers, self.exact_case = frozenset(phrase_keys), frozenset(openers), dict(exact_case)
-        self._phrases, self._openers, self._exact, self._mem = PreshMap(), PreshMap(), PreshMap(), Pool()
         cdef MapStruct* orths
         for key in self.phrase_keys:
             self._phrases.set(key, <void*>1)
@@ -113,8 +117,8 @@ cdef class FixedPatterns:
     cdef list _expressions    # the compiled regular expressions of REGEX checks
     cdef readonly list added  # what ``add`` was given, in order: what a pickle carries
 
-    def __init__(self):
-        self._mem = Pool()
+    def __cinit__(self, *args, **kwargs):
+        self._mem = Pool()  # made before ``__init__``: an instance that skips it holds no pattern
         self._tokens.push_back(0)
         self._by_anchor = {}
         self._expressions = []

@@ -192,13 +192,18 @@ _CATEGORY_PATTERNS = {getattr(_c, name): pattern for name, pattern in (
     ("CATEGORY_NOT_SPACE", r"\S"), ("CATEGORY_WORD", r"\w"), ("CATEGORY_NOT_WORD", r"\W"))}
 
 
+def token_operator(token: Dict[str, Any]) -> Optional[str]:
+    """A pattern token's operator, its key written in any case ("OP", "op": spaCy's Matcher reads both)."""
+    return next((value for key, value in token.items() if key.upper() == "OP"), None)
+
+
 def _needs_a_named_token(token: Dict[str, Any]) -> bool:
     """Whether a pattern's token is one it needs (not optional) and names what it is: a word, a list of words, a
     flag or a number (a set of words to avoid, a regex or a comparison name no token for sure)."""
-    if token.get("OP") not in REQUIRED_OPS:
+    if token_operator(token) not in REQUIRED_OPS:
         return False
     for attr, value in token.items():
-        if attr == "OP":
+        if attr.upper() == "OP":
             continue
         if isinstance(value, NEEDS):
             return True

@@ -13,18 +13,29 @@ A phrase is tokenized without a place in the tokenizer's cache (``uncached``): s
 them left its tokenizer room for fewer than two thirds of the words of the text it then read.
 """
 
+import os
 import threading
 from typing import Dict, Tuple
 
 from spacy.tokens import Doc
 
-_UNCACHED = threading.Lock()
+_UNCACHED = threading.RLock()  # reentrant: a tokenizer may compile a lexicon of its own while it runs
+
+
+def _unlocked_in_a_child() -> None:
+    """A process forked while another thread held the lock starts with a lock of its own."""
+    global _UNCACHED
+    _UNCACHED = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_unlocked_in_a_child)
 
 
 def uncached(tokenizer, text: str) -> Doc:
     """``tokenizer(text)``, the same tokens, with nothing added to the tokenizer's cache (spaCy's ``Tokenizer``:
-    its ``max_cache_size`` set to 0 for the call, under a lock, so calls from several threads each give it back
-    as it was); a tokenizer without a cache size is called as it is."""
+    its ``max_cache_size`` set to 0 for the call, under a reentrant lock, so calls from several threads each give
+    it back as it was); a tokenizer without a cache size is called as it is."""
     if not hasattr(tokenizer, "max_cache_size"):
         return tokenizer(text)
     with _UNCACHED:

@@ -20,6 +20,8 @@ as it meets each text), and past ``limit`` texts it starts again. It is read and
 tables are.
 """
 
+import operator
+
 from libc.stdint cimport uint64_t
 from preshed.maps cimport PreshMap
 from spacy.attrs cimport IS_ALPHA, IS_CURRENCY, IS_PUNCT, IS_SPACE, IS_TITLE, LIKE_NUM
@@ -28,6 +30,9 @@ from spacy.structs cimport LexemeC
 from spacy.tokens.doc cimport Doc
 
 SEEN_LIMIT = 200_000  # token texts kept before the table starts again
+
+if sizeof(void*) < 8:  # the table keeps a 64-bit value in each of its pointer-sized slots
+    raise ImportError("spacy_factwash needs a 64-bit Python: its token tables keep 64-bit values")
 
 
 cdef class TokenFacts:
@@ -38,6 +43,11 @@ cdef class TokenFacts:
     cdef readonly Py_ssize_t limit
     cdef Py_ssize_t _size
 
+    def __cinit__(self, *args, **kwargs):
+        self._known = PreshMap()  # made before ``__init__``: an instance that skips it reads an empty table
+        self._size = 0
+        self.limit = SEEN_LIMIT
+
     def __init__(self, look, Py_ssize_t limit=SEEN_LIMIT):
         if not callable(look):
             raise TypeError(f"TokenFacts needs a callable that says a token text's facts, got {type(look).__name__}")
@@ -45,8 +55,6 @@ cdef class TokenFacts:
             raise ValueError(f"TokenFacts keeps at least one text, got a limit of {limit}")
         self.look = look
         self.limit = limit
-        self._known = PreshMap()
-        self._size = 0
 
     def __len__(self):
         """The number of token texts whose facts are kept now."""
@@ -79,6 +87,10 @@ cdef class TokenFacts:
     cdef uint64_t _fact(self, str text, uint64_t orth) except? 0xFFFFFFFFFFFFFFFF:
         """What ``look`` says of ``text``, kept under ``orth`` (as value + 1: the table reads 0 as missing)."""
         cdef object said = self.look(text)
+        try:
+            said = operator.index(said)  # a whole number: a float or a fraction is not one
+        except TypeError:
+            raise ValueError(f"TokenFacts: look({text!r}) gave {said!r}, not a whole number from 0 to 2**62") from None
         if not 0 <= said < 2 ** 62:
             raise ValueError(f"TokenFacts: look({text!r}) gave {said!r}, not a whole number from 0 to 2**62")
         cdef uint64_t value = said

@@ -11,12 +11,19 @@ from libc.stdint cimport uint64_t
 from preshed.maps cimport PreshMap
 from spacy.tokens.doc cimport Doc
 
+if sizeof(void*) < 8:  # the table keeps a 64-bit lemma id in each of its pointer-sized slots
+    raise ImportError("spacy_factwash needs a 64-bit Python: its lemma table keeps 64-bit ids")
+
 
 cdef class LemmaTable:
     """Orth id of a word -> id of its lookup lemma, written onto Docs."""
 
     cdef PreshMap _lemmas
     cdef readonly object lemma_ids
+
+    def __cinit__(self, *args, **kwargs):
+        self._lemmas = PreshMap()  # made before ``__init__``: an instance that skips it writes each word as its lemma
+        self.lemma_ids = {}
 
     def __init__(self, lemma_ids):
         self.lemma_ids = lemma_ids

@@ -3,6 +3,7 @@ underflows to zero ("1e-400") or is NaN or an infinity never lets another number
 same, and never reaches a report as a float JSON has not."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from spacy_factwash import check, inspect
 from spacy_factwash.cli import app
 from spacy_factwash.io.strict_json import dumps
+from spacy_factwash.pipes.gate.values.quantities import TRAILING_FUNCTION_WORD
 
 HUGE = "1" + "0" * 400  # a whole number no float holds
 
@@ -117,3 +119,17 @@ def test_a_token_that_writes_digits_quantulum3_reads_nothing_of_is_unreadable_no
     report = inspect(source, memory)
     assert report.verdict == "reject" and [change.type for change in report.changes] == ["changed_value"]
     assert check(memory, memory) != "reject"
+
+
+# the trailing function word as first written: tried at every character of a run of spaces
+TRAILING_AS_WRITTEN = re.compile(r"\s+(at|in|on|to|a|an|the|for|of|by|and|or|as|with)$", re.IGNORECASE)
+
+
+@given(st.lists(st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", "\u2003", "a", "AT", "in", "x", "5", "the"]),
+                max_size=12).map("".join))
+@properties(300)
+def test_the_trailing_function_word_is_found_where_it_was_first_found(text):
+    # tried only where a run of spaces starts, it finds the same word at the same place (the run's length no longer
+    # multiplies the scan: a surface stretched over many spaces was quadratic)
+    new, old = TRAILING_FUNCTION_WORD.search(text), TRAILING_AS_WRITTEN.search(text)
+    assert (new and (new.span(), new.groups())) == (old and (old.span(), old.groups()))

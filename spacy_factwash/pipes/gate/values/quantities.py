@@ -55,7 +55,10 @@ HALF_A = re.compile(r"^half an? (hundred|thousand|million|billion|trillion|dozen
 POINTS_AFTER = re.compile(r"^\s*points?\b", re.IGNORECASE)
 MINUS_BEFORE = re.compile(r"\b(minus|negative)\s*$", re.IGNORECASE)
 UNIT_AFTER = re.compile(r"^\s*([A-Za-z]+)")
-TRAILING_FUNCTION_WORD = re.compile(r"\s+(at|in|on|to|a|an|the|for|of|by|and|or|as|with)$", re.IGNORECASE)
+# tried only where a run of spaces starts (tried inside one, the scan went over the rest of the run again at each of its
+# characters: quadratic in a run's length, as in "10" + 20,000 spaces + "hectares"); the same matches, since the words
+# hold no space and a search gives the leftmost
+TRAILING_FUNCTION_WORD = re.compile(r"(?<!\s)\s+(at|in|on|to|a|an|the|for|of|by|and|or|as|with)$", re.IGNORECASE)
 # "quarter" as a period of the year ("the fourth quarter", "2 quarters in a row", "the quarter to June"), with its
 # ordinal: quantulum3 reads it as a fraction (0.25, "fourth" 0.25 too). A fraction is "a/one/three quarter(s)".
 PERIOD_QUARTER = re.compile(r"\b(?:(?:first|second|third|fourth|final|1st|2nd|3rd|4th)[\s-]+)?quarters?\b", re.IGNORECASE)

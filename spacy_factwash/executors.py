@@ -30,7 +30,8 @@ class Executor(Protocol):
 
     def annotate(self, build: Callable[[], Language], items: Iterable, *, batch_size: int,
                  n_workers: int) -> Iterator:
-        """Annotate input lines on pipelines each worker builds with ``build``: (line, record or None) in order."""
+        """Annotate input lines on pipelines each worker builds with ``build``: (line, record or None) in order, a
+        record as a dict or as the line to write for it (``run.records.EncodedRecord``)."""
 
 
 class ExecutorMissing(FactwashError, LookupError):

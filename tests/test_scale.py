@@ -15,7 +15,7 @@ from spacy_factwash.cli import app
 from spacy_factwash.io.inputs import InputLine
 from spacy_factwash.run.annotate import annotate_file
 from spacy_factwash.run.gate import gate_file
-from spacy_factwash.run.records import annotate_records
+from spacy_factwash.run.records import annotate_records, encoded
 
 distributed = pytest.importorskip("distributed")
 from properties import properties
@@ -227,7 +227,7 @@ def test_a_stream_on_the_cluster_keeps_order_and_stops_with_one_line_when_a_batc
 
     lines = [InputLine(n, text) for n, text in enumerate(TEXTS, start=1)]
     streamed = list(annotate_stream(spacy_factwash.load, lines, batch_size=3, n_workers=2, scheduler=scheduler))
-    assert streamed == list(annotate_records(spacy_factwash.load(), lines))
+    assert streamed == [(line, encoded(record)) for line, record in annotate_records(spacy_factwash.load(), lines)]
     marked = lines + [InputLine(13, MARK)]
     with pytest.raises(ScaleError, match="failed on a Dask worker 3 times, so the run stopped: RuntimeError: the test"):
         list(annotate_stream(failing_build, marked, batch_size=3, n_workers=2, scheduler=scheduler))

@@ -19,11 +19,11 @@ from ..executors import Executor
 from ..io.inputs import InputLine, input_file, read_inputs
 from ..io.outputs import atomic_output
 from ..io.progress import Progress, quiet
-from ..io.strict_json import dumps
 from ..io.textfile import line_count
 from ..lexicon.frozen import load_lexicons
 from ..pipes.names import COMPARE
 from .local import executor_of
+from .records import EncodedRecord, encoded
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,11 @@ class AnnotateSummary:
     stop: Optional[str] = None
 
 
-def write_annotations(write: Callable[[str], None], results: Iterable[Tuple[InputLine, Optional[Dict]]],
-                      input_path: Path, skip_bad_lines: bool) -> AnnotateSummary:
-    """Write each record as a JSONL line, in order; stop at the first bad line unless skipping (then count it)."""
+def write_annotations(write: Callable[[str], None],
+                      results: Iterable[Tuple[InputLine, Union[Dict, EncodedRecord, None]]], input_path: Path,
+                      skip_bad_lines: bool) -> AnnotateSummary:
+    """Write each record as a JSONL line, in order; stop at the first bad line unless skipping (then count it).
+    A record is a dict, or the line a worker already wrote for it (``records.EncodedRecord``), written as it is."""
     summary = AnnotateSummary()
     for item, record in results:
         if record is None:
@@ -64,8 +66,10 @@ def write_annotations(write: Callable[[str], None], results: Iterable[Tuple[Inpu
                 break
             summary.bad += 1
             continue
-        summary.empty += record["status"] == "empty"
-        write(dumps(record) + "\n")
+        if not isinstance(record, EncodedRecord):
+            record = encoded(record)
+        summary.empty += record.empty
+        write(record.text)
         summary.written += 1
     return summary
 

@@ -8,13 +8,14 @@ and a long stream of new words keeps memory flat. Every executor annotates its
 batches through ``annotate_batch``, in this process or on a worker.
 """
 
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import minibatch
 
 from ..io.inputs import InputLine, PairLine
+from ..io.strict_json import dumps
 from ..pipes.cues.extensions import CUES_KEY, LEXICON_DIGEST_KEY, LEXICON_VERSION_KEY, SOURCES_KEY
 from ..pipes.gate.report import Report
 from ..syntax.links import source_link
@@ -52,6 +53,19 @@ def annotation_record(item: InputLine, doc: Doc) -> Dict[str, Any]:
         "lexicon_digest": doc.user_data.get(LEXICON_DIGEST_KEY),
         "cues": cue_dicts(doc),
     }
+
+
+class EncodedRecord(NamedTuple):
+    """An annotation record already written out: its JSONL line (newline included) and whether its text is empty.
+    What a worker sends back in place of the record's dict, so that the process writing the file only writes."""
+
+    text: str
+    empty: bool
+
+
+def encoded(record: Dict[str, Any]) -> EncodedRecord:
+    """An annotation record as the line ``annotate`` writes for it."""
+    return EncodedRecord(dumps(record) + "\n", record["status"] == "empty")
 
 
 def report_record(line: PairLine, report: Report) -> Dict[str, Any]:

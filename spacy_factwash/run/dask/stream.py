@@ -5,7 +5,8 @@ is processed and memory stays flat on both sides. A task of ``annotate``
 carries at least ``TASK_LINES`` lines (whole batches of ``batch_size``, each
 annotated in its own memory zone), since every task costs the scheduler and
 the client a few milliseconds, as much as annotating several lines; its
-result is the records alone, which this side pairs with the lines it sent.
+result is the records alone, already encoded as the lines to write, which
+this side pairs with the lines it sent.
 """
 
 from collections import deque
@@ -91,7 +92,8 @@ def gate_stream(nlp: Language, items: Iterable, *, batch_size: int, n_workers: i
 def annotate_stream(build: Callable[[], Language], items: Iterable[InputLine], *, batch_size: int,
                     n_workers: int, scheduler: str = LOCAL) -> Iterator:
     """Annotate lines on local workers, each building its pipeline with ``build``, in tasks of whole batches
-    (at least ``TASK_LINES`` lines); (line, record or None) in input order."""
+    (at least ``TASK_LINES`` lines); (line, its record as the line to write, ``records.EncodedRecord``, or None)
+    in input order."""
     from .worker import annotate_task, records_of
 
     task_lines = batch_size * -(-TASK_LINES // batch_size)

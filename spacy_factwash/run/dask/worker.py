@@ -20,7 +20,7 @@ from spacy.util import minibatch
 from ...io.inputs import InputLine
 from ...pipes.gate.gate import Gate
 from ...pipes.names import COMPARE
-from ..records import annotate_batch
+from ..records import EncodedRecord, annotate_batch, encoded
 from .warm import pipeline_for
 
 
@@ -65,17 +65,18 @@ def worker_plugin(name: str) -> PipelinePlugin:
 
 def annotate_task(plugin_name: str, lines: List[InputLine], batch_size: int) -> bytes:
     """Annotate lines on this worker's pipeline, a batch of ``batch_size`` at a time (each in its memory zone):
-    their records (None for a bad line), in order, without the lines, which the caller holds; pickled into one
-    blob (``records_of`` reads it), which Dask sends as one frame, where it walks a list of records dict by dict
-    on both sides (measured: most of the client's CPU in a run of ``annotate --n-process 2``)."""
+    their records as the JSONL lines ``annotate`` writes (``records.encoded``; None for a bad line), in order,
+    without the lines, which the caller holds; pickled into one blob (``records_of`` reads it), which Dask sends
+    as one frame, where it walks the list item by item on both sides. Encoding here, not in the client, takes the
+    encoding and the unpickling of each record's dict off the process that writes the file."""
     plugin = worker_plugin(plugin_name)
     with plugin.lock:
-        records = [record for batch in minibatch(lines, batch_size)
+        records = [None if record is None else encoded(record) for batch in minibatch(lines, batch_size)
                    for _, record in annotate_batch(plugin.nlp, batch)]
     return pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def records_of(blob: bytes) -> List[Optional[Dict]]:
+def records_of(blob: bytes) -> List[Optional[EncodedRecord]]:
     """The records of an ``annotate_task`` result."""
     return pickle.loads(blob)
 

@@ -3,6 +3,7 @@ the memory zone that keeps a long stream's memory flat."""
 
 import json
 from functools import partial
+from unittest import mock
 
 import pytest
 from hypothesis import given, strategies as st
@@ -12,8 +13,8 @@ from typer.testing import CliRunner
 
 import spacy_factwash
 from spacy_factwash.cli import app
-from spacy_factwash.io.inputs import InputLine
-from spacy_factwash.run.annotate import annotate_file
+from spacy_factwash.io.inputs import InputFile, InputLine
+from spacy_factwash.run.annotate import DefaultPipeline, annotate_file, write_annotations
 from spacy_factwash.run.gate import gate_file
 from spacy_factwash.run.records import annotate_records, encoded
 
@@ -21,6 +22,7 @@ distributed = pytest.importorskip("distributed")
 from properties import properties
 
 from spacy_factwash.run.dask import annotate_corpus, gate_corpus  # noqa: E402
+from spacy_factwash.run.dask import stream  # noqa: E402
 from spacy_factwash.run.dask.corpus import records  # noqa: E402
 
 TEXTS = ["Alice might come to the meeting.", "", "Bob said the build broke on Monday.", "Revenue rose 12% in 2023.",
@@ -243,3 +245,58 @@ def test_the_memory_benchmark_stream_has_distinct_pairs_each_with_words_of_its_o
     assert len(pairs) == total and len(set(pairs)) == total
     codes = [source.split(":")[0] for source, _ in pairs]
     assert len(set(codes)) == total and all(memory.startswith(code + ":") for code, (_, memory) in zip(codes, pairs))
+
+
+# -- annotate --n-process 2 against one process: the workers parse the lines and encode the records --------------
+
+MAX_LENGTH = 40  # the longest text both runs take: a longer one is a bad line
+LINE_KINDS = [b'{"text": "It may rain.", "id": 7}', b'{"text": ""}', b'{"text": "   "}', b"",
+              '{"text": "ÉTUDE : ils auraient menti.", "id": "é"}'.encode("utf8"), b'{"text": "a\\ud800b"}',
+              b'{"text": "ok", "meta": {"\\udc00": 1}}', json.dumps({"text": "x" * (MAX_LENGTH + 1)}).encode(),
+              b"{not json", b"[1, 2]", b'{"id": 3}', b'{"text": 5}', b'{"text": NaN}', b"\xff\xfeoops", b"  \t",
+              b'\xef\xbb\xbf{"text": "a mark"}', b'{"text": "Smith et al. reported it."}\r', b'"text"']
+LINES = st.lists(st.sampled_from(LINE_KINDS) | st.builds(lambda text: json.dumps({"text": text}).encode(),
+                                                         st.text(max_size=MAX_LENGTH)), min_size=1, max_size=30)
+
+
+def _written(results, path, skip_bad_lines):
+    """What ``write_annotations`` writes of ``results`` (the text of the file) and its summary."""
+    out = []
+    summary = write_annotations(out.append, results, path, skip_bad_lines)
+    return "".join(out), summary
+
+
+@pytest.fixture(scope="module")
+def annotating():
+    """The pipeline of ``annotate --max-length MAX_LENGTH`` and the way a run's workers build it."""
+    build = DefaultPipeline(MAX_LENGTH)
+    return build, build()
+
+
+@given(LINES, st.booleans(), st.integers(min_value=1, max_value=4))
+@properties(30)
+def test_workers_parsing_and_encoding_write_what_one_process_writes(scheduler, annotating, tmp_path_factory, lines,
+                                                                     skip_bad_lines, task_lines):
+    path = tmp_path_factory.mktemp("lines") / "in.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    build, nlp = annotating
+    one = _written(annotate_records(nlp, InputFile(path, MAX_LENGTH), batch_size=2), path, skip_bad_lines)
+    with mock.patch.object(stream, "TASK_LINES", task_lines):  # several tasks for a few lines, each of 1 or 2 batches
+        two = _written(stream.annotate_stream(build, InputFile(path, MAX_LENGTH), batch_size=2, n_workers=2,
+                                              scheduler=scheduler), path, skip_bad_lines)
+    assert two == one
+
+
+@pytest.mark.parametrize("skip", [[], ["--skip-bad-lines"]])
+@pytest.mark.parametrize("suffix", [".jsonl", ".txt"])
+def test_annotate_on_two_processes_writes_the_file_and_message_one_process_writes(tmp_path, suffix, skip):
+    path = tmp_path / f"in{suffix}"
+    path.write_bytes(b"\n".join(LINE_KINDS * 3) + b"\n\n")
+    done = {}
+    for n in ("1", "2"):
+        result = CliRunner().invoke(app, ["annotate", str(path), str(tmp_path / f"{n}.jsonl"), "--n-process", n,
+                                          "--max-length", str(MAX_LENGTH), "--batch-size", "4", *skip])
+        done[n] = result.exit_code, result.output.replace(f"{n}.jsonl", "OUT"), (tmp_path / f"{n}.jsonl").read_bytes()
+    assert done["2"] == done["1"]
+    assert done["1"][0] == (0 if skip else 1) and done["1"][2].startswith(b'{"line": 1,')
+    assert ('"id": "é"'.encode() in done["1"][2]) == (suffix == ".jsonl" and bool(skip))  # characters, not escapes

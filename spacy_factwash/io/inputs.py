@@ -18,6 +18,7 @@ import json
 import os
 import stat
 from dataclasses import dataclass
+from itertools import starmap
 from pathlib import Path
 from typing import Any, Iterator, List, Optional, Tuple
 
@@ -62,17 +63,36 @@ class InputLine:
     error: Optional[str] = None
 
 
-def read_inputs(path: Path, max_length: Optional[int] = None, first_line: int = 1) -> Iterator[InputLine]:
-    """Yield the lines of a .txt or .jsonl file one at a time, from line ``first_line`` on (the lines before it
-    are not parsed)."""
-    is_jsonl = path.suffix.lower() in {".jsonl", ".ndjson"}
-    for number, line, error in decoded_lines(path, first_line):
+@dataclass(frozen=True)
+class InputFile:
+    """The lines of a .txt or .jsonl file from line ``first_line`` on (the lines before it are not parsed), a text
+    longer than ``max_length`` a bad line. Iterated, its InputLines, read one at a time; a process handing the
+    lines to others can send its decoded lines (``decoded``) instead, for each to be parsed there (``parse``)."""
+
+    path: Path
+    max_length: Optional[int] = None
+    first_line: int = 1
+
+    def __iter__(self) -> Iterator[InputLine]:
+        return starmap(self.parse, self.decoded())
+
+    def decoded(self) -> Iterator[Tuple[int, Optional[str], Optional[str]]]:
+        """The file's lines as ``decoded_lines`` reads them: (number, text, None), or (number, None, why)."""
+        return decoded_lines(self.path, self.first_line)
+
+    def parse(self, number: int, line: Optional[str], error: Optional[str]) -> InputLine:
+        """One decoded line as its InputLine, or a bad line saying what is wrong."""
         if line is None:
-            yield InputLine(number, error=error)
-            continue
+            return InputLine(number, error=error)
+        is_jsonl = self.path.suffix.lower() in {".jsonl", ".ndjson"}
         item = _parse_jsonl(number, line) if is_jsonl else InputLine(number, line)
-        error = too_long(item.text, max_length) if item.error is None else None
-        yield InputLine(number, id=item.id, error=error) if error else item
+        error = too_long(item.text, self.max_length) if item.error is None else None
+        return InputLine(number, id=item.id, error=error) if error else item
+
+
+def read_inputs(path: Path, max_length: Optional[int] = None, first_line: int = 1) -> Iterator[InputLine]:
+    """Yield the lines of a .txt or .jsonl file one at a time, from line ``first_line`` on (``InputFile``)."""
+    return iter(InputFile(path, max_length, first_line))
 
 
 def _json_object(line: str) -> Tuple[Optional[dict], Optional[str]]:

@@ -16,7 +16,7 @@ from spacy.language import Language
 from ..api import DEFAULT_MAX_LENGTH, load
 from ..errors import batch_size_of
 from ..executors import Executor
-from ..io.inputs import InputLine, input_file, read_inputs
+from ..io.inputs import InputFile, InputLine, input_file
 from ..io.outputs import atomic_output
 from ..io.progress import Progress, quiet
 from ..io.textfile import line_count
@@ -89,7 +89,7 @@ def annotate_file(input_path: Path, output_path: Path, *, max_length: int, batch
     if lexicon_dir is not None:
         load_lexicons(lexicon_dir)
     build = DefaultPipeline(max_length, None if lexicon_dir is None else str(lexicon_dir))
-    results = executor_of(executor, n_process).annotate(build, read_inputs(input_path, max_length),
+    results = executor_of(executor, n_process).annotate(build, InputFile(input_path, max_length),
                                                         batch_size=batch_size, n_workers=n_process)
     with atomic_output(output_path, [input_path]) as out:
         return write_annotations(out.write, progress(results, total=line_count(input_path), desc="annotate"),

@@ -9,8 +9,9 @@ its pipeline (a lock), since a memory zone belongs to the whole pipeline.
 import hashlib
 import pickle
 import threading
+from itertools import starmap
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 import cloudpickle
 from distributed import WorkerPlugin, get_worker
@@ -63,21 +64,31 @@ def worker_plugin(name: str) -> PipelinePlugin:
     return get_worker().plugins[name]
 
 
-def annotate_task(plugin_name: str, lines: List[InputLine], batch_size: int) -> bytes:
-    """Annotate lines on this worker's pipeline, a batch of ``batch_size`` at a time (each in its memory zone):
-    their records as the JSONL lines ``annotate`` writes (``records.encoded``; None for a bad line), in order,
-    without the lines, which the caller holds; pickled into one blob (``records_of`` reads it), which Dask sends
-    as one frame, where it walks the list item by item on both sides. Encoding here, not in the client, takes the
-    encoding and the unpickling of each record's dict off the process that writes the file."""
+def annotate_task(plugin_name: str, blob: bytes, batch_size: int, parse: Optional[Callable] = None) -> bytes:
+    """Annotate one task's lines on this worker's pipeline, a batch of ``batch_size`` at a time (each in its memory
+    zone). The lines come pickled into one blob (``packed``): InputLines, or lines as the client decoded them,
+    which ``parse`` makes InputLines here (``io.inputs.InputFile.parse``). The result is, for each line in order,
+    its record as the JSONL line ``annotate`` writes (``records.encoded``), or the bad line itself; pickled into
+    one blob (``records_of`` reads it). Blobs both ways, and parsing and encoding here, leave the client (which
+    shares the machine with its workers) little to do for each line: the scheduler passes one bytes object on,
+    where it unpickled and pickled each line again."""
+    lines = pickle.loads(blob)
+    if parse is not None:
+        lines = list(starmap(parse, lines))
     plugin = worker_plugin(plugin_name)
     with plugin.lock:
-        records = [None if record is None else encoded(record) for batch in minibatch(lines, batch_size)
-                   for _, record in annotate_batch(plugin.nlp, batch)]
-    return pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)
+        records = [item if record is None else encoded(record) for batch in minibatch(lines, batch_size)
+                   for item, record in annotate_batch(plugin.nlp, batch)]
+    return packed(records)
 
 
-def records_of(blob: bytes) -> List[Optional[EncodedRecord]]:
-    """The records of an ``annotate_task`` result."""
+def packed(items: list) -> bytes:
+    """A list pickled into one blob: what an annotate task takes and gives."""
+    return pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def records_of(blob: bytes) -> List[Union[EncodedRecord, InputLine]]:
+    """The records of an ``annotate_task`` result (a bad line in place of its record)."""
     return pickle.loads(blob)
 
 
